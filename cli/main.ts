@@ -1,0 +1,112 @@
+// The `switchboard` CLI. stdout carries only the result (a secret or JSON) for scripts; messages go to
+// stderr; any error exits non-zero.
+import { Command, InvalidArgumentError } from "commander";
+import { disconnect } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+import { env } from "@/lib/env";
+import { isDomainError } from "@/lib/errors";
+import { issueAgentKey, registerAgent } from "@/lib/domain/agents/agents";
+import { createGoal } from "@/lib/domain/goals/create-goal";
+import { createOwner, requireOwnerByEmail } from "@/lib/domain/owners/create-owner";
+import { createToken } from "@/lib/domain/tokens/tokens";
+import { z } from "zod";
+
+const out = (value: unknown) => process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
+const say = (msg: string) => process.stderr.write(`${msg}\n`);
+
+const positiveInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+};
+
+const program = new Command()
+  .name("switchboard")
+  .description("Operator commands for Switchboard. Results on stdout, messages on stderr.")
+  .showHelpAfterError()
+  .exitOverride();
+
+program
+  .command("migrate")
+  .description("apply pending database migrations")
+  .action(async () => {
+    const r = await migrate(env().DATABASE_URL);
+    say(r.applied.length ? `applied ${r.applied.join(", ")} (${r.provider})` : `database is up to date (${r.provider})`);
+  });
+
+const owner = program.command("owner").description("owner accounts");
+owner
+  .command("create")
+  .requiredOption("--email <email>")
+  .requiredOption("--password <password>")
+  .option("--name <name>")
+  .action(async (o: { email: string; password: string; name?: string }) => {
+    const user = await createOwner(o);
+    say(`owner ${user.email} created`);
+    out({ user_id: user.id, email: user.email });
+  });
+
+program
+  .command("token")
+  .description("personal access tokens")
+  .command("create")
+  .requiredOption("--email <email>")
+  .option("--name <name>", "a label for the token", "cli")
+  .action(async (o: { email: string; name: string }) => {
+    const user = await requireOwnerByEmail(o.email);
+    const t = await createToken(user.id, { name: o.name });
+    say(`token ${t.id} created for ${user.email}; it is shown only once`);
+    out(t.token);
+  });
+
+program
+  .command("goal")
+  .description("goals")
+  .command("create")
+  .requiredOption("--email <email>", "the owner")
+  .requiredOption("--title <title>")
+  .requiredOption("--description <description>")
+  .option("--max-spawn-depth <n>", "1-10", positiveInt)
+  .action(async (o: { email: string; title: string; description: string; maxSpawnDepth?: number }) => {
+    const user = await requireOwnerByEmail(o.email);
+    out(await createGoal(user.id, { title: o.title, description: o.description, max_spawn_depth: o.maxSpawnDepth }));
+  });
+
+const agent = program.command("agent").description("agents");
+agent
+  .command("create")
+  .description("register an agent that runs elsewhere; prints {agent_id, api_key}")
+  .requiredOption("--goal <goal_id>", "goal id", positiveInt)
+  .requiredOption("--name <name>")
+  .option("--role <role>", "role", "agent")
+  .option("--leader <agent_id>", "leader agent id (default: the goal's coordinator)", positiveInt)
+  .action(async (o: { goal: number; name: string; role: string; leader?: number }) => {
+    out(await registerAgent({ goalId: o.goal, name: o.name, role: o.role, leaderId: o.leader }));
+    say("the api_key is shown only once");
+  });
+agent
+  .command("key")
+  .description("issue a new API key for an agent; prints the key")
+  .argument("<agent_id>", "agent id", positiveInt)
+  .option("--revoke-others", "revoke the agent's other keys")
+  .action(async (agentId: number, o: { revokeOthers?: boolean }) => {
+    const { api_key } = await issueAgentKey(agentId, { revokeOthers: Boolean(o.revokeOthers) });
+    say(o.revokeOthers ? "new key issued; all earlier keys revoked" : "new key issued");
+    out(api_key);
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (e) {
+  const code = (e as { code?: string }).code;
+  if (code === "commander.helpDisplayed" || code === "commander.version") process.exitCode = 0;
+  else if (code?.startsWith("commander.")) process.exitCode = 2;
+  else {
+    if (isDomainError(e)) say(`error: ${e.code}: ${e.message}`);
+    else if (e instanceof z.ZodError) say(`error: ${e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    else say(`error: ${(e as Error).message}`);
+    process.exitCode = 1;
+  }
+} finally {
+  await disconnect();
+}

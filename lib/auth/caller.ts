@@ -1,0 +1,55 @@
+import { read, write } from "@/lib/db";
+import { AGENT_KEY_PREFIX, hashSecret, OWNER_TOKEN_PREFIX } from "@/lib/ids";
+
+/** Who is calling. Comes only from a credential (API key, token or session), never from input. */
+export type Caller =
+  | { kind: "agent"; agentId: number; goalId: number; name: string }
+  | { kind: "owner"; userId: number; email: string };
+
+/** How often `lastUsedAt` of a credential is refreshed (a write per request would be waste). */
+const TOUCH_EVERY_MS = 60_000;
+
+type KeyRow = { keyId: number; lastUsedAt: string | Date | null };
+
+async function touch(table: "ApiKey" | "PersonalToken", row: KeyRow): Promise<void> {
+  const last = row.lastUsedAt ? new Date(row.lastUsedAt).getTime() : 0;
+  if (Date.now() - last < TOUCH_EVERY_MS) return;
+  await write(({ sql }) => sql.run(`UPDATE "${table}" SET "lastUsedAt" = ? WHERE id = ?`, new Date(), row.keyId));
+}
+
+/** Resolve a bearer credential to its caller; undefined when unknown or revoked. */
+export async function authenticateBearer(secret: string): Promise<Caller | undefined> {
+  if (secret.startsWith(AGENT_KEY_PREFIX)) {
+    const row = await read(({ sql }) =>
+      sql.get<KeyRow & { agentId: number; goalId: number; name: string }>(
+        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name
+         FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
+         WHERE k.hash = ? AND k."revokedAt" IS NULL`,
+        hashSecret(secret),
+      ),
+    );
+    if (!row) return undefined;
+    await touch("ApiKey", row);
+    return { kind: "agent", agentId: row.agentId, goalId: row.goalId, name: row.name };
+  }
+  if (secret.startsWith(OWNER_TOKEN_PREFIX)) {
+    const row = await read(({ sql }) =>
+      sql.get<KeyRow & { userId: number; email: string }>(
+        `SELECT t.id AS "keyId", t."lastUsedAt", u.id AS "userId", u.email
+         FROM "PersonalToken" t JOIN "User" u ON u.id = t."userId"
+         WHERE t.hash = ? AND t."revokedAt" IS NULL`,
+        hashSecret(secret),
+      ),
+    );
+    if (!row) return undefined;
+    await touch("PersonalToken", row);
+    return { kind: "owner", userId: row.userId, email: row.email };
+  }
+  return undefined;
+}
+
+/** The bearer secret of an `Authorization: Bearer …` header, if any. */
+export function bearerFrom(header: string | null): string | undefined {
+  const m = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return m?.[1];
+}

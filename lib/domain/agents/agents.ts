@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { type Db, read, write } from "@/lib/db";
+import { DomainError, notFound } from "@/lib/errors";
+import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
+import { appendEvent } from "@/lib/domain/events/append-event";
+
+/** The leader sentinel of the orchestration contract: the owner leads the coordinator. */
+export const USER_SENTINEL = "__user__";
+
+export const agentName = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only");
+
+export const registerAgentInput = z.strictObject({
+  goalId: z.number().int().positive(),
+  name: agentName,
+  role: z.string().trim().min(1).max(64).default("agent"),
+  /** Defaults to the goal's coordinator. */
+  leaderId: z.number().int().positive().optional(),
+});
+
+/** Status as `list_peers` reports it. */
+export function agentStatus(a: {
+  status: string;
+  terminateConsumed: boolean;
+  terminationRequested: boolean;
+  reviewPending: boolean;
+}): string {
+  if (a.status === "terminated" || a.terminateConsumed) return "terminated";
+  if (a.terminationRequested) return "termination_requested";
+  if (a.reviewPending) return "review_pending";
+  return "active";
+}
+
+async function insertKey(db: Db, agentId: number, revokeOthers: boolean): Promise<string> {
+  if (revokeOthers) {
+    await db.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: new Date() } });
+  }
+  const { secret, hash, display } = newSecret(AGENT_KEY_PREFIX);
+  await db.apiKey.create({ data: { agentId, hash, prefix: display } });
+  return secret;
+}
+
+/**
+ * Register an agent that runs elsewhere (CLI `agent create`), with its first API key. Its leader is
+ * the goal's coordinator unless another agent of the same goal is named.
+ */
+export async function registerAgent(input: z.input<typeof registerAgentInput>) {
+  const data = registerAgentInput.parse(input);
+  return write(async (u) => {
+    const goal = await u.db.goal.findUnique({ where: { id: data.goalId } });
+    if (!goal) throw notFound(`goal ${data.goalId}`);
+    const leaderId = data.leaderId ?? goal.coordinatorAgentId;
+    const leader = leaderId ? await u.db.agent.findUnique({ where: { id: leaderId } }) : null;
+    if (!leader || leader.goalId !== goal.id) {
+      throw new DomainError("invalid_input", `leader ${leaderId} is not an agent of goal ${goal.id}`, { status: 422 });
+    }
+    if (await u.db.agent.findFirst({ where: { goalId: goal.id, name: data.name } })) {
+      throw new DomainError("name_taken", `goal ${goal.id} already has an agent named ${data.name}`, { status: 409 });
+    }
+    const agent = await u.db.agent.create({
+      data: { goalId: goal.id, name: data.name, role: data.role, leaderId: leader.id, spawnDepth: leader.spawnDepth + 1 },
+    });
+    const apiKey = await insertKey(u.db, agent.id, false);
+    await appendEvent(u, {
+      goalId: goal.id,
+      name: "agent_registered",
+      agentId: agent.id,
+      data: { name: agent.name, role: agent.role, leader: String(leader.id), spawn_depth: agent.spawnDepth },
+    });
+    return { agent_id: agent.id, api_key: apiKey };
+  });
+}
+
+/** Issue a new API key for an agent (shown once). `revokeOthers` revokes every earlier key. */
+export async function issueAgentKey(agentId: number, opts: { revokeOthers?: boolean; ownerId?: number } = {}) {
+  return write(async ({ db }) => {
+    const agent = await db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
+    if (!agent || (opts.ownerId !== undefined && agent.goal.ownerId !== opts.ownerId)) throw notFound(`agent ${agentId}`);
+    return { agent_id: agent.id, api_key: await insertKey(db, agent.id, opts.revokeOthers ?? false) };
+  });
+}
+
+/** Agents of a goal, for the owner's goal page. */
+export async function listGoalAgents(goalId: number) {
+  const agents = await read(({ db }) =>
+    db.agent.findMany({
+      where: { goalId },
+      orderBy: { id: "asc" },
+      include: { apiKeys: { where: { revokedAt: null }, select: { id: true } } },
+    }),
+  );
+  return agents.map((a) => ({
+    agent_id: a.id,
+    name: a.name,
+    role: a.role,
+    skill: a.skill,
+    leader: a.leaderId === null ? USER_SENTINEL : String(a.leaderId),
+    team_id: a.teamId,
+    spawn_depth: a.spawnDepth,
+    status: agentStatus(a),
+    active_keys: a.apiKeys.length,
+    created_at: a.createdAt.toISOString(),
+  }));
+}

@@ -1,0 +1,37 @@
+import type { Unit } from "@/lib/db";
+
+/**
+ * Append an event to a goal's log inside the caller's unit of work. The per-goal `seq` is handed out
+ * by bumping `Goal.eventSeq` in the same transaction, so events commit in `seq` order and a reader
+ * following `after=<seq>` never skips one (an autoincrement id could commit out of order on PostgreSQL).
+ * Names follow spec/README.md (`send_message`, `agent_input`, …) where it names the event.
+ */
+export type NewEvent = {
+  goalId: number;
+  name: string;
+  agentId?: number | null;
+  teamId?: string | null;
+  data?: Record<string, unknown>;
+};
+
+export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
+  const now = new Date();
+  const row = await u.sql.get<{ eventSeq: number }>(
+    `UPDATE "Goal" SET "eventSeq" = "eventSeq" + 1, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq"`,
+    now,
+    e.goalId,
+  );
+  if (!row) throw new Error(`appendEvent: goal ${e.goalId} does not exist`);
+  await u.sql.run(
+    `INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "teamId", "dataJson") VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    e.goalId,
+    row.eventSeq,
+    now,
+    e.name,
+    e.agentId ?? null,
+    e.teamId ?? null,
+    JSON.stringify(e.data ?? {}),
+  );
+  u.notify(`goal:${e.goalId}`);
+  return row.eventSeq;
+}

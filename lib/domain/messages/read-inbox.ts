@@ -1,0 +1,136 @@
+import { z } from "zod";
+import { read, type Unit, write } from "@/lib/db";
+import { waitFor } from "@/lib/bus";
+import { env } from "@/lib/env";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+
+export const readInboxInput = z.strictObject({
+  ack: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("The `ack` value from your previous read_inbox: confirms you received those messages."),
+  wait_seconds: z
+    .number()
+    .min(0)
+    .max(600)
+    .default(0)
+    .describe("Wait up to this long for a message when the inbox is empty (capped by the server)."),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
+export const inboxMessage = z.object({
+  message_id: z.string(),
+  seq: z.number().int(),
+  from: z.string(),
+  from_name: z.string().nullable(),
+  kind: z.string(),
+  content: z.string(),
+  created_at: z.string(),
+});
+
+export const readInboxOutput = z.object({
+  messages: z.array(inboxMessage),
+  ack: z.number().int(),
+  more: z.boolean(),
+});
+
+type Row = {
+  id: number;
+  uid: string;
+  senderKind: string;
+  senderAgentId: number | null;
+  fromName: string | null;
+  kind: string;
+  content: string;
+  createdAt: string | Date;
+  deliveredAt: string | Date | null;
+};
+
+/** Mark delivered messages up to `ack` consumed, recording one `agent_input` event each. */
+async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number }, ack: number) {
+  const consumed = await u.sql.all<{ uid: string }>(
+    `UPDATE "Message" SET "consumedAt" = ?
+     WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NOT NULL AND id <= ?
+     RETURNING uid`,
+    new Date(),
+    agent.agentId,
+    ack,
+  );
+  for (const m of consumed) {
+    await appendEvent(u, { goalId: agent.goalId, name: "agent_input", agentId: agent.agentId, data: { message_id: m.uid } });
+  }
+}
+
+/** Hand out the oldest pending messages, marking them delivered (they stay pending until acked). */
+async function takePending(u: Unit, agentId: number, limit: number) {
+  const rows = await u.sql.all<Row>(
+    `SELECT m.id, m.uid, m."senderKind", m."senderAgentId", s.name AS "fromName", m.kind, m.content, m."createdAt", m."deliveredAt"
+     FROM "Message" m LEFT JOIN "Agent" s ON s.id = m."senderAgentId"
+     WHERE m."recipientAgentId" = ? AND m."consumedAt" IS NULL
+     ORDER BY m.id LIMIT ?`,
+    agentId,
+    limit + 1,
+  );
+  const more = rows.length > limit;
+  const batch = rows.slice(0, limit);
+  const fresh = batch.filter((r) => r.deliveredAt === null);
+  if (fresh.length > 0) {
+    const last = fresh.at(-1)?.id ?? 0;
+    await u.sql.run(
+      `UPDATE "Message" SET "deliveredAt" = ? WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NULL AND id <= ?`,
+      new Date(),
+      agentId,
+      last,
+    );
+  }
+  return { batch, more };
+}
+
+/**
+ * `read_inbox`: at-least-once delivery. Messages come oldest first and stay pending until the agent
+ * proves it received them by passing the returned `ack` on its next read (a response lost on a dropped
+ * connection is simply handed out again). With `wait_seconds`, an empty inbox waits for the next
+ * message (woken by the bus, re-checking the database every second) and reports progress meanwhile.
+ */
+export async function readInbox(
+  agent: { agentId: number; goalId: number },
+  input: z.infer<typeof readInboxInput>,
+  opts: { signal?: AbortSignal; onProgress?: (elapsedMs: number) => void } = {},
+) {
+  const take = () =>
+    write(async (u) => {
+      if (input.ack !== undefined) await consumeThrough(u, agent, input.ack);
+      return takePending(u, agent.agentId, input.limit);
+    });
+  let result = await take();
+  const waitMs = Math.min(input.wait_seconds, env().SWITCHBOARD_MAX_WAIT_S) * 1000;
+  if (result.batch.length === 0 && waitMs > 0) {
+    const arrived = await waitFor({
+      topics: [`agent:${agent.agentId}`],
+      check: async () => {
+        const row = await read(({ sql }) =>
+          sql.get(`SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`, agent.agentId),
+        );
+        return row ? true : undefined;
+      },
+      timeoutMs: waitMs,
+      signal: opts.signal,
+      tickMs: env().SWITCHBOARD_PROGRESS_EVERY_S * 1000,
+      onTick: opts.onProgress,
+    });
+    if (arrived) result = await take();
+  }
+  const messages = result.batch.map((r) => ({
+    message_id: r.uid,
+    seq: Number(r.id),
+    from: r.senderKind === "agent" ? String(r.senderAgentId) : r.senderKind === "user" ? USER_SENTINEL : "system",
+    from_name: r.fromName,
+    kind: r.kind,
+    content: r.content,
+    created_at: new Date(r.createdAt).toISOString(),
+  }));
+  return { messages, ack: messages.at(-1)?.seq ?? input.ack ?? 0, more: result.more };
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { write } from "@/lib/db";
+import { env } from "@/lib/env";
+import { DomainError } from "@/lib/errors";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { insertMessage } from "./insert-message";
+
+/** Largest message body we accept (the contract sets none; the inbox cap bounds the count). */
+export const MAX_MESSAGE_CHARS = 64_000;
+
+export const sendMessageInput = z.strictObject({
+  to: z.string().min(1).max(64).describe("Recipient's agent_id (as list_peers returns it), in your goal."),
+  content: z.string().min(1).max(MAX_MESSAGE_CHARS).describe("Message body."),
+});
+
+export const sendMessageOutput = z.object({ delivered: z.literal(true), message_id: z.string() });
+
+type Recipient = {
+  id: number;
+  goalId: number;
+  status: string;
+  terminateConsumed: number | boolean;
+};
+
+/**
+ * `send_message`: put a message in another agent's inbox. Errors: `unknown_recipient`,
+ * `task_mismatch` (recipient in another goal), `recipient_terminated`, `inbox_full` (the cap counts
+ * pending messages; system messages bypass it, see `insertMessage` callers).
+ */
+export async function sendMessage(from: { agentId: number; goalId: number }, input: z.infer<typeof sendMessageInput>) {
+  const toId = /^\d{1,15}$/.test(input.to) ? Number(input.to) : undefined;
+  return write(async (u) => {
+    const to =
+      toId === undefined
+        ? undefined
+        : await u.sql.get<Recipient>(
+            `SELECT id, "goalId", status, "terminateConsumed" FROM "Agent" WHERE id = ?`,
+            toId,
+          );
+    if (!to) {
+      throw new DomainError("unknown_recipient", `No agent "${input.to}" exists.`, {
+        details: { to: input.to },
+        hint: "Call list_peers to find the agent_id of the agent you mean.",
+      });
+    }
+    if (to.goalId !== from.goalId) {
+      throw new DomainError("task_mismatch", `Agent ${input.to} belongs to another goal.`, {
+        details: { to: input.to },
+        hint: "You can only message agents of your own goal; call list_peers(scope='all') to see them.",
+      });
+    }
+    if (to.status === "terminated" || Boolean(to.terminateConsumed)) {
+      throw new DomainError("recipient_terminated", `Agent ${input.to} has terminated; its inbox is closed.`, {
+        details: { to: input.to },
+        hint: "Do not spawn a replacement on your own: escalate to your own leader.",
+      });
+    }
+    const pending = await u.sql.get<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
+      to.id,
+    );
+    const cap = env().SWITCHBOARD_INBOX_CAP;
+    if (Number(pending?.n ?? 0) >= cap) {
+      throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
+        details: { to: input.to, cap },
+        hint: "Wait for the recipient to read its inbox, then send again.",
+      });
+    }
+    const msg = await insertMessage(u, {
+      goalId: from.goalId,
+      recipientAgentId: to.id,
+      sender: { kind: "agent", agentId: from.agentId },
+      content: input.content,
+    });
+    await appendEvent(u, {
+      goalId: from.goalId,
+      name: "send_message",
+      agentId: from.agentId,
+      data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
+    });
+    return { delivered: true as const, message_id: msg.uid };
+  });
+}

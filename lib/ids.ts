@@ -1,0 +1,23 @@
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+
+/** Prefixes that secret scanners can find. */
+export const AGENT_KEY_PREFIX = "sb_agent_";
+export const OWNER_TOKEN_PREFIX = "sb_pat_";
+
+/** A new secret credential: 256 random bits, base64url, behind a readable prefix. */
+export function newSecret(prefix: string): { secret: string; hash: string; display: string } {
+  const secret = prefix + randomBytes(32).toString("base64url");
+  return { secret, hash: hashSecret(secret), display: `${secret.slice(0, prefix.length + 6)}…` };
+}
+
+/** Credentials carry 256 bits of entropy, so a fast hash is enough (no salt or stretching needed). */
+export function hashSecret(secret: string): string {
+  return createHash("sha256").update(secret).digest("hex");
+}
+
+/** A prefixed opaque id for string-keyed records (`team_…`, `plan_…`, `q_…`). */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomBytes(9).toString("base64url").replace(/[-_]/g, "x")}`;
+}
+
+export const uuid = randomUUID;

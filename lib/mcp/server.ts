@@ -1,0 +1,102 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Caller } from "@/lib/auth/caller";
+import { DomainError, invalidInput } from "@/lib/errors";
+import { logger } from "@/lib/log";
+import { type ToolDef, visibleTo } from "./registry";
+import { TOOLS } from "./tools";
+
+export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "Switchboard coordinates a team of agents working on one goal. Read your inbox with read_inbox (pass back `ack`), message other agents with send_message, and find them with list_peers. Every error result carries structuredContent.error.code and says what to do next.";
+
+/** tools/list entries, computed once per tool (JSON Schema from the same zod schemas that validate). */
+const LISTING = new Map<string, Tool>(
+  TOOLS.map((t) => [
+    t.name,
+    {
+      name: t.name,
+      title: t.title,
+      description: t.description,
+      inputSchema: z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"],
+      outputSchema: z.toJSONSchema(t.output, { io: "output", unrepresentable: "any" }) as Tool["outputSchema"],
+      annotations: { title: t.title, readOnlyHint: t.readOnly },
+    },
+  ]),
+);
+
+export function errorResult(e: DomainError): CallToolResult {
+  const text = [`Error ${e.code}: ${e.message}`, e.hint].filter(Boolean).join("\n");
+  return {
+    isError: true,
+    content: [{ type: "text", text }],
+    structuredContent: { error: e.toJSON() },
+  };
+}
+
+/** Turn zod issues into one `invalid_input` error naming each offending field. */
+export function zodToDomain(error: z.ZodError): DomainError {
+  const fields = error.issues.map((i) => ({ path: i.path.join(".") || "(input)", message: i.message }));
+  return invalidInput(fields.map((f) => `${f.path}: ${f.message}`).join("; "), { issues: fields });
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: tools of any input/output type
+async function callTool(tool: ToolDef<any, any, any>, caller: Caller, args: unknown, extra: {
+  signal: AbortSignal;
+  progressToken?: string | number;
+  sendNotification: (n: { method: "notifications/progress"; params: Record<string, unknown> }) => Promise<void>;
+}): Promise<CallToolResult> {
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) return errorResult(zodToDomain(parsed.error));
+  try {
+    const output = await tool.handler(
+      {
+        caller,
+        signal: extra.signal,
+        progress: (progress, message) => {
+          if (extra.progressToken === undefined) return;
+          extra
+            .sendNotification({
+              method: "notifications/progress",
+              params: { progressToken: extra.progressToken, progress, message },
+            })
+            .catch(() => undefined);
+        },
+      },
+      parsed.data,
+    );
+    return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+  } catch (e) {
+    if (e instanceof DomainError) return errorResult(e);
+    logger.error({ err: e, tool: tool.name }, "tool failed");
+    return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call.", { hint: "Try again later; the operator has the details in the server log." }));
+  }
+}
+
+/** A fresh MCP server for one request, showing the caller the tools of its kind. */
+export function buildServer(caller: Caller): Server {
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const tools = TOOLS.filter((t) => visibleTo(t.audience, caller));
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools.map((t) => LISTING.get(t.name) as Tool),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (req, extra) => {
+    const tool = byName.get(req.params.name);
+    if (!tool) {
+      return errorResult(
+        new DomainError("unknown_tool", `No tool named ${req.params.name} for a caller of kind ${caller.kind}.`, {
+          hint: "Call tools/list to see the tools you can use.",
+        }),
+      );
+    }
+    return callTool(tool, caller, req.params.arguments, {
+      signal: extra.signal,
+      progressToken: extra._meta?.progressToken,
+      sendNotification: (n) => extra.sendNotification(n),
+    });
+  });
+  return server;
+}
