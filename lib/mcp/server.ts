@@ -12,6 +12,15 @@ export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
 const INSTRUCTIONS =
   "Switchboard coordinates a team of agents working on one goal. Read your inbox with read_inbox (pass back `ack`), message other agents with send_message, and find them with list_peers. Every error result carries structuredContent.error.code and says what to do next.";
 
+/**
+ * The error envelope every tool may return. It is part of each advertised outputSchema because MCP
+ * clients (the SDK's own `Client` among them) validate `structuredContent` against the outputSchema
+ * even on `isError` results.
+ */
+export const errorEnvelope = z.object({
+  error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()) }),
+});
+
 /** tools/list entries, computed once per tool (JSON Schema from the same zod schemas that validate). */
 const LISTING = new Map<string, Tool>(
   TOOLS.map((t) => [
@@ -21,7 +30,13 @@ const LISTING = new Map<string, Tool>(
       title: t.title,
       description: t.description,
       inputSchema: z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"],
-      outputSchema: z.toJSONSchema(t.output, { io: "output", unrepresentable: "any" }) as Tool["outputSchema"],
+      outputSchema: {
+        type: "object",
+        anyOf: [
+          z.toJSONSchema(t.output, { io: "output", unrepresentable: "any" }),
+          z.toJSONSchema(errorEnvelope, { io: "output" }),
+        ],
+      } as Tool["outputSchema"],
       annotations: { title: t.title, readOnlyHint: t.readOnly },
     },
   ]),

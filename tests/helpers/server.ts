@@ -1,0 +1,183 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import fs from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import pg from "pg";
+
+/**
+ * Test harness: a real `next start` server (the production build in .next) on a free port, with its own
+ * database: a fresh SQLite file, or a fresh PostgreSQL database when `TEST_DATABASE=postgres`.
+ * Run `npm run build` first (the test script does).
+ */
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export type Provider = "sqlite" | "postgres";
+
+export const providerUnderTest = (): Provider => (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** A fresh, empty database URL for this provider, and how to throw it away. */
+export async function freshDatabase(provider: Provider): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-test-"));
+  if (provider === "sqlite") {
+    return { url: `file:${path.join(dir, "switchboard.db")}`, dir, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `sb_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    dir,
+    drop: async () => {
+      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export type TestServer = {
+  url: string;
+  env: NodeJS.ProcessEnv;
+  /** Run the CLI against this server's database; resolves with stdout (trimmed). */
+  cli(...args: string[]): Promise<string>;
+  /** Owner token for `email` (creates the owner on first use). */
+  ownerToken(email?: string): Promise<string>;
+  stop(): Promise<void>;
+  /** Kill and restart the server process on the same database (crash tests). */
+  restart(): Promise<void>;
+};
+
+const run = promisify(execFile);
+
+export async function startServer(opts: { provider?: Provider; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const db = await freshDatabase(opts.provider ?? providerUnderTest());
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: db.url,
+    SWITCHBOARD_DATA_DIR: path.join(db.dir, "data"),
+    PORT: String(port),
+    NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    ...opts.env,
+  };
+  let child: ChildProcess | undefined;
+  const url = `http://127.0.0.1:${port}`;
+  const boot = async () => {
+    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    let stderr = "";
+    child.stderr?.on("data", (d) => {
+      stderr += String(d);
+      if (process.env.TEST_SERVER_LOG) process.stderr.write(d);
+    });
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        const r = await fetch(`${url}/api/health`);
+        if (r.ok) return;
+      } catch {}
+      if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
+      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  const kill = async () => {
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((r) => child?.once("exit", r));
+    child.kill("SIGKILL");
+    await exited;
+  };
+  await boot();
+  const tokens = new Map<string, string>();
+  const server: TestServer = {
+    url,
+    env,
+    cli: async (...args) => (await run(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], { cwd: ROOT, env })).stdout.trim(),
+    ownerToken: async (email = "owner@example.com") => {
+      let t = tokens.get(email);
+      if (!t) {
+        await server.cli("owner", "create", "--email", email, "--password", "correct-horse-battery");
+        t = await server.cli("token", "create", "--email", email);
+        tokens.set(email, t);
+      }
+      return t;
+    },
+    stop: async () => {
+      await kill();
+      await db.drop();
+    },
+    restart: async () => {
+      await kill();
+      await boot();
+    },
+  };
+  return server;
+}
+
+/** A real MCP SDK client over Streamable HTTP with a Bearer credential. */
+export async function mcpClient(url: string, secret: string): Promise<Client> {
+  const client = new Client({ name: "switchboard-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", url), {
+      requestInit: { headers: { Authorization: `Bearer ${secret}` } },
+    }),
+  );
+  return client;
+}
+
+/** A goal with a coordinator and `n` registered agents, each with its own connected client. */
+export async function goalWithAgents(server: TestServer, n: number, email?: string) {
+  const token = await server.ownerToken(email);
+  const owner = await mcpClient(server.url, token);
+  const res = await owner.callTool({
+    name: "create_goal",
+    arguments: { title: `Goal ${Math.random().toString(36).slice(2, 8)}`, description: "A goal created by a test." },
+  });
+  const goal = res.structuredContent as { goal_id: number; slug: string; channel_id: number; coordinator_agent_id: number };
+  const coordinatorKey = await server.cli("agent", "key", String(goal.coordinator_agent_id));
+  const agents = [{ id: String(goal.coordinator_agent_id), key: coordinatorKey, client: await mcpClient(server.url, coordinatorKey) }];
+  for (let i = 0; i < n; i++) {
+    const { agent_id, api_key } = JSON.parse(
+      await server.cli("agent", "create", "--goal", String(goal.goal_id), "--name", `agent-${i}`, "--role", "engineer"),
+    ) as { agent_id: number; api_key: string };
+    agents.push({ id: String(agent_id), key: api_key, client: await mcpClient(server.url, api_key) });
+  }
+  return { goal, owner, token, agents };
+}
+
+/** structuredContent of a tool result, typed loosely for assertions. */
+export function sc<T = Record<string, unknown>>(r: unknown): T {
+  return (r as { structuredContent: T }).structuredContent;
+}
+
+/** The error code of an isError result (undefined for a success). */
+export function errorCode(r: unknown): string | undefined {
+  const res = r as { isError?: boolean; structuredContent?: { error?: { code?: string } } };
+  return res.isError ? res.structuredContent?.error?.code : undefined;
+}
