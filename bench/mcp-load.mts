@@ -1,0 +1,401 @@
+// MCP load benchmark: N agents with their own keys and SDK clients against a real `next start` server.
+//   npm run build && npm run bench -- [--agents 50] [--seconds 15] [--warmup 3] [--rounds 20]
+//   npm run bench -- --url http://127.0.0.1:3000 --keys keys.txt   (an already running server; one agent key a line)
+// Phase 1: whoami closed loop (the ceiling). Phase 2: send_message (ring i -> i+1) + read_inbox(ack) closed
+// loop, then every inbox is drained and delivery checked. Phase 3: wake latency of a waiting read_inbox.
+import fs from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { parseArgs } from "node:util";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { mcpClient, startServer, type TestServer } from "../tests/helpers/server";
+
+const { values: opt } = parseArgs({
+  options: {
+    agents: { type: "string", default: "50" },
+    seconds: { type: "string", default: "15" },
+    warmup: { type: "string", default: "3" },
+    rounds: { type: "string", default: "20" },
+    url: { type: "string" },
+    keys: { type: "string" },
+  },
+});
+const N = Number(opt.agents);
+const SECONDS = Number(opt.seconds);
+const WARMUP = Number(opt.warmup);
+const ROUNDS = Number(opt.rounds);
+const CALL_TIMEOUT_MS = 30_000;
+const TARGETS = { ratio: 0.7, p99Ms: 100, wakeP50Ms: 20 };
+
+type Agent = { id: string; client: Client };
+type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
+type InboxResult = { messages: { message_id: string; created_at: string }[]; ack: number; more: boolean };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+
+function pct(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+function summary(ms: number[]) {
+  const s = [...ms].sort((a, b) => a - b);
+  return { n: s.length, p50: round(pct(s, 50)), p99: round(pct(s, 99)), max: round(s.at(-1) ?? Number.NaN) };
+}
+
+/** A tool call that throws on transport errors and on isError results, so both count as errors. */
+async function call<T = Record<string, unknown>>(
+  a: Agent,
+  name: string,
+  args: Record<string, unknown>,
+  timeout = CALL_TIMEOUT_MS,
+) {
+  const r = (await a.client.callTool({ name, arguments: args }, undefined, { timeout })) as ToolResult;
+  if (r.isError) throw new Error(`${name}: ${JSON.stringify(r.structuredContent?.error ?? r)}`);
+  return r.structuredContent as T;
+}
+
+/** CPU seconds used so far by this process and by the server's process tree (Linux /proc; local server only). */
+function cpuSeconds(rootPid?: number): { client: number; server: number } {
+  const u = process.cpuUsage();
+  const ticks = (pid: number): number => {
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      const own = Number(f[11]) + Number(f[12]); // utime + stime
+      const kids = fs
+        .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean);
+      return own + kids.reduce((t, k) => t + ticks(Number(k)), 0);
+    } catch {
+      return 0;
+    }
+  };
+  return { client: (u.user + u.system) / 1e6, server: rootPid ? ticks(rootPid) / 100 : Number.NaN };
+}
+
+/** Run `body` per agent in a closed loop: WARMUP seconds unrecorded, then SECONDS recorded. */
+async function closedLoop(
+  agents: Agent[],
+  body: (a: Agent, i: number, rec: Recorder) => Promise<void>,
+  serverPid?: number,
+) {
+  const lat = new Map<string, number[]>();
+  const errors: string[] = [];
+  let recording = false;
+  const rec: Recorder = async (tool, fn) => {
+    const t0 = performance.now();
+    try {
+      const r = await fn();
+      if (recording) {
+        const l = lat.get(tool) ?? [];
+        l.push(performance.now() - t0);
+        lat.set(tool, l);
+      }
+      return r;
+    } catch (e) {
+      if (recording) errors.push(`${tool}: ${(e as Error).message}`);
+      return undefined;
+    }
+  };
+  let running = true;
+  const loops = agents.map(async (a, i) => {
+    while (running) await body(a, i, rec);
+  });
+  await sleep(WARMUP * 1000);
+  recording = true;
+  const cpu0 = cpuSeconds(serverPid);
+  const t0 = performance.now();
+  await sleep(SECONDS * 1000);
+  running = false;
+  await Promise.all(loops);
+  const elapsed = (performance.now() - t0) / 1000;
+  recording = false;
+  const cpu1 = cpuSeconds(serverPid);
+  const calls = [...lat.values()].reduce((n, l) => n + l.length, 0) + errors.length;
+  return {
+    seconds: round(elapsed, 2),
+    calls,
+    calls_per_s: round(calls / elapsed),
+    errors: errors.length,
+    error_samples: [...new Set(errors)].slice(0, 5),
+    latency_ms: Object.fromEntries([...lat].map(([k, v]) => [k, summary(v)])),
+    cpu_pct: {
+      server: round((100 * (cpu1.server - cpu0.server)) / elapsed),
+      client: round((100 * (cpu1.client - cpu0.client)) / elapsed),
+    },
+  };
+}
+type Recorder = <T>(tool: string, fn: () => Promise<T>) => Promise<T | undefined>;
+
+async function whoamiPhase(agents: Agent[], pid?: number) {
+  return closedLoop(
+    agents,
+    async (a, _i, rec) => void (await rec("whoami", () => call(a, "whoami", {}))),
+    pid,
+  );
+}
+
+async function messagingPhase(agents: Agent[], pid?: number) {
+  const sent = new Set<string>();
+  const received = new Map<string, number>();
+  const acks = new Map<string, number>();
+  const take = (a: Agent, r: InboxResult | undefined) => {
+    if (!r) return;
+    for (const m of r.messages) received.set(m.message_id, (received.get(m.message_id) ?? 0) + 1);
+    acks.set(a.id, r.ack);
+  };
+  const load = await closedLoop(
+    agents,
+    async (a, i, rec) => {
+      const to = agents[(i + 1) % agents.length] as Agent;
+      const s = await rec("send_message", () =>
+        call<{ message_id: string }>(a, "send_message", { to: to.id, content: `bench ${a.id}->${to.id}` }),
+      );
+      if (s) sent.add(s.message_id);
+      take(a, await rec("read_inbox", () => call<InboxResult>(a, "read_inbox", { ack: acks.get(a.id) })));
+    },
+    pid,
+  );
+  // Drain: read every inbox until empty; the last (empty) read acknowledges everything.
+  for (const a of agents) {
+    for (let k = 0; k < 1000; k++) {
+      const r = await call<InboxResult>(a, "read_inbox", { ack: acks.get(a.id), limit: 100 });
+      take(a, r);
+      if (r.messages.length === 0) break;
+    }
+  }
+  const missing = [...sent].filter((id) => !received.has(id)).length;
+  const duplicates = [...received.values()].filter((n) => n > 1).length;
+  return {
+    ...load,
+    delivery: { sent: sent.size, received_distinct: received.size, missing, redelivered: duplicates },
+  };
+}
+
+/** K rounds: one agent already waits in read_inbox, another sends to it; time until the wait returns. */
+async function wakePhase(agents: Agent[]) {
+  const total: number[] = [];
+  const sendToCreate: number[] = [];
+  const createToReceipt: number[] = [];
+  const errors: string[] = [];
+  const acks = new Map<string, number>();
+  for (let r = 0; r < ROUNDS; r++) {
+    const waiter = agents[(2 * r) % agents.length] as Agent;
+    const sender = agents[(2 * r + 1) % agents.length] as Agent;
+    try {
+      const waiting = call<InboxResult>(
+        waiter,
+        "read_inbox",
+        { ack: acks.get(waiter.id), wait_seconds: 10, limit: 10 },
+        20_000,
+      );
+      await sleep(300); // let the read reach the server and start waiting
+      const w0 = Date.now();
+      const t0 = performance.now();
+      const sending = call<{ message_id: string }>(sender, "send_message", {
+        to: waiter.id,
+        content: `wake ${r}`,
+      });
+      const got = await waiting;
+      const t1 = performance.now();
+      const w1 = Date.now();
+      const { message_id } = await sending;
+      const m = got.messages.find((x) => x.message_id === message_id);
+      acks.set(waiter.id, got.ack);
+      if (!m)
+        throw new Error(`round ${r}: the wait returned without the message (${got.messages.length} others)`);
+      const created = Date.parse(m.created_at);
+      total.push(t1 - t0);
+      sendToCreate.push(created - w0);
+      createToReceipt.push(w1 - created);
+    } catch (e) {
+      errors.push((e as Error).message);
+    }
+  }
+  for (const a of agents) if (acks.has(a.id)) await call(a, "read_inbox", { ack: acks.get(a.id) });
+  return {
+    rounds: ROUNDS,
+    errors: errors.length,
+    error_samples: errors.slice(0, 5),
+    total_ms: summary(total),
+    send_to_created_ms: summary(sendToCreate),
+    created_to_receipt_ms: summary(createToReceipt),
+  };
+}
+
+/** N agents of one fresh goal on a fresh server (agents created by the CLI, 4 at a time). */
+async function setupLocal(server: TestServer, n: number): Promise<Agent[]> {
+  const owner = await mcpClient(server.url, await server.ownerToken());
+  const goal = await call<{ goal_id: number }>({ id: "owner", client: owner }, "create_goal", {
+    title: "Benchmark goal",
+    description: "Created by bench/mcp-load.mts.",
+  });
+  await owner.close();
+  const agents: Agent[] = new Array(n);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < n; i = next++) {
+      const out = await server.cli(
+        "agent",
+        "create",
+        "--goal",
+        String(goal.goal_id),
+        "--name",
+        `bench-${i}`,
+        "--role",
+        "engineer",
+      );
+      const { agent_id, api_key } = JSON.parse(out) as { agent_id: number; api_key: string };
+      agents[i] = { id: String(agent_id), client: await mcpClient(server.url, api_key) };
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return agents;
+}
+
+async function setupRemote(url: string, keysFile: string): Promise<Agent[]> {
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(new URL(url).hostname))
+    throw new Error("--url must be a loopback address");
+  const keys = fs.readFileSync(keysFile, "utf8").split(/\s+/).filter(Boolean).slice(0, N);
+  return Promise.all(
+    keys.map(async (key) => {
+      const client = await mcpClient(url, key);
+      const me = await call<{ agent_id: string }>({ id: "?", client }, "whoami", {});
+      return { id: me.agent_id, client };
+    }),
+  );
+}
+
+function serverPid(): number | undefined {
+  // The `next start` child of this process (the CLI children are gone once setup is over).
+  try {
+    const kids = fs
+      .readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/);
+    return kids[0] ? Number(kids[0]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function main() {
+  const limitMs = (60 + 2 * (WARMUP + SECONDS) + ROUNDS * 12 + N * 2) * 1000;
+  let server: TestServer | undefined;
+  let agents: Agent[] = [];
+  const stop = async () => {
+    await Promise.allSettled(agents.map((a) => a?.client.close()));
+    await server?.stop();
+  };
+  const watchdog = setTimeout(() => {
+    console.error(`bench: time limit of ${limitMs / 1000} s exceeded`);
+    void stop().finally(() => process.exit(2));
+  }, limitMs);
+  process.once("SIGINT", () => void stop().finally(() => process.exit(130)));
+  try {
+    const t = Date.now();
+    if (opt.url) {
+      if (!opt.keys) throw new Error("--url needs --keys <file with one agent key a line>");
+      agents = await setupRemote(opt.url, opt.keys);
+    } else {
+      server = await startServer({ provider: "sqlite" });
+      agents = await setupLocal(server, N);
+    }
+    const pid = server ? serverPid() : undefined;
+    console.error(
+      `bench: ${agents.length} agents ready in ${round((Date.now() - t) / 1000)} s; phases of ${WARMUP}+${SECONDS} s`,
+    );
+    const whoami = await whoamiPhase(agents, pid);
+    console.error(`bench: whoami ${whoami.calls_per_s} calls/s`);
+    const messaging = await messagingPhase(agents, pid);
+    console.error(`bench: messaging ${messaging.calls_per_s} calls/s`);
+    const wake = await wakePhase(agents);
+    const ratio = round(messaging.calls_per_s / whoami.calls_per_s, 2);
+    const p99s = Object.values(messaging.latency_ms).map((l) => l.p99);
+    const verdicts = {
+      [`messaging throughput >= ${TARGETS.ratio * 100}% of whoami (${ratio * 100}%)`]: ratio >= TARGETS.ratio,
+      [`messaging p99 < ${TARGETS.p99Ms} ms (${p99s.join(" / ")})`]:
+        p99s.length > 0 && p99s.every((p) => p < TARGETS.p99Ms),
+      "zero errors, nothing lost":
+        whoami.errors + messaging.errors + wake.errors + messaging.delivery.missing === 0,
+      [`wake latency p50 < ${TARGETS.wakeP50Ms} ms (${wake.total_ms.p50})`]:
+        wake.total_ms.p50 < TARGETS.wakeP50Ms,
+    };
+    const result = {
+      date: new Date().toISOString(),
+      config: {
+        agents: agents.length,
+        seconds: SECONDS,
+        warmup: WARMUP,
+        rounds: ROUNDS,
+        url: opt.url ?? "local next start, fresh SQLite",
+      },
+      whoami,
+      messaging,
+      wake,
+      ratio,
+      verdicts,
+    };
+    printTable(result);
+    const dir = path.join(import.meta.dirname, "results");
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, `${result.date.replace(/[:.]/g, "-")}.json`);
+    fs.writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+    console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
+    process.exitCode = Object.values(verdicts).every(Boolean) ? 0 : 1;
+  } finally {
+    clearTimeout(watchdog);
+    await stop();
+  }
+}
+
+function printTable(r: {
+  whoami: Awaited<ReturnType<typeof whoamiPhase>>;
+  messaging: Awaited<ReturnType<typeof messagingPhase>>;
+  wake: Awaited<ReturnType<typeof wakePhase>>;
+  verdicts: Record<string, boolean>;
+}) {
+  const rows: (string | number)[][] = [
+    ["phase", "tool", "calls/s", "n", "p50 ms", "p99 ms", "max ms", "errors", "cpu srv/cli %"],
+  ];
+  for (const [name, ph] of [
+    ["whoami", r.whoami],
+    ["messaging", r.messaging],
+  ] as const) {
+    for (const [tool, l] of Object.entries(ph.latency_ms)) {
+      rows.push([
+        name,
+        tool,
+        ph.calls_per_s,
+        l.n,
+        l.p50,
+        l.p99,
+        l.max,
+        ph.errors,
+        `${ph.cpu_pct.server}/${ph.cpu_pct.client}`,
+      ]);
+    }
+  }
+  for (const [part, l] of [
+    ["send->wake", r.wake.total_ms],
+    ["send->created", r.wake.send_to_created_ms],
+    ["created->receipt", r.wake.created_to_receipt_ms],
+  ] as const) {
+    rows.push(["wake", part, "", l.n, l.p50, l.p99, l.max, r.wake.errors, ""]);
+  }
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => String(row[c]).length))) ?? [];
+  for (const row of rows) console.log(row.map((v, c) => String(v).padEnd(widths[c] ?? 0)).join("  "));
+  const d = r.messaging.delivery;
+  console.log(
+    `\ndelivery: sent ${d.sent}, received ${d.received_distinct} distinct, missing ${d.missing}, redelivered ${d.redelivered}`,
+  );
+  for (const e of [...r.whoami.error_samples, ...r.messaging.error_samples, ...r.wake.error_samples])
+    console.log(`error: ${e}`);
+  for (const [target, ok] of Object.entries(r.verdicts))
+    console.log(`${ok ? "MET   " : "MISSED"}  ${target}`);
+}
+
+await main();

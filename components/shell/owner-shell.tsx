@@ -1,0 +1,33 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { requireOwner } from "@/components/auth/require-owner";
+import { SignOutButton } from "@/components/auth/sign-out-button";
+import { NavLink } from "./nav-link";
+
+/** The signed-in frame: top navigation and the page body. Redirects to /signin without a session. */
+export async function OwnerShell({ children }: { children: ReactNode }) {
+  const owner = await requireOwner();
+  return (
+    <div className="min-h-screen">
+      <header className="bg-slate-900">
+        <nav className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-6">
+          <Link href="/goals" className="flex items-center gap-2 text-sm font-semibold text-white">
+            <span className="grid size-6 place-items-center rounded bg-emerald-400 text-xs font-bold text-slate-900">S</span>
+            Switchboard
+          </Link>
+          <div className="flex items-center gap-1">
+            <NavLink href="/goals">Goals</NavLink>
+            <NavLink href="/tokens">Tokens</NavLink>
+          </div>
+          <div className="ml-auto flex items-center gap-3">
+            <span className="text-sm text-slate-300" data-testid="owner-email">
+              {owner.email}
+            </span>
+            <SignOutButton />
+          </div>
+        </nav>
+      </header>
+      <main className="mx-auto max-w-7xl px-6 py-8">{children}</main>
+    </div>
+  );
+}

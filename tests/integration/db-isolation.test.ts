@@ -1,0 +1,79 @@
+// The SQLite data-loss trap of ENVIRONMENT.md, designed out by lib/db: a write acknowledged to one
+// request is never rolled back by another request's failing transaction. Runs on both providers.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { freshDatabase, providerUnderTest } from "../helpers/server";
+
+const provider = providerUnderTest();
+let drop: () => Promise<void>;
+let db: typeof import("@/lib/db");
+
+before(async () => {
+  const fresh = await freshDatabase(provider);
+  drop = fresh.drop;
+  process.env.DATABASE_URL = fresh.url;
+  db = await import("@/lib/db");
+});
+
+after(async () => {
+  await db.disconnect();
+  await drop();
+});
+
+const skillRow = (name: string) => ({ name, description: "d", systemPrompt: "p" });
+
+test(`${provider}: a failing transaction does not take another request's acknowledged write with it`, async () => {
+  let releaseFailing!: () => void;
+  const failingMayFinish = new Promise<void>((r) => {
+    releaseFailing = r;
+  });
+  // Request A: writes, then waits (as a handler awaiting something would), then fails.
+  const failing = db.write(async ({ db: tx }) => {
+    await tx.skill.create({ data: skillRow("from-failing-request") });
+    await failingMayFinish;
+    throw new Error("request A failed");
+  });
+  // Request B: a plain write while A's transaction is open. Its acknowledgement must be durable.
+  const acknowledged = db.write(({ db: tx }) => tx.skill.create({ data: skillRow("acknowledged-write") }));
+  setTimeout(releaseFailing, 50);
+  await assert.rejects(failing, /request A failed/);
+  const b = await acknowledged;
+  assert.equal(b.name, "acknowledged-write");
+  const names = await db.read(async ({ db: tx }) => (await tx.skill.findMany()).map((s) => s.name));
+  assert.deepEqual(names, ["acknowledged-write"]);
+});
+
+test(`${provider}: reads never see another unit's uncommitted writes`, async () => {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => {
+    release = r;
+  });
+  const failing = db.write(async ({ db: tx }) => {
+    await tx.skill.create({ data: skillRow("uncommitted") });
+    await gate;
+    throw new Error("rolled back");
+  });
+  const seen = db.read(({ db: tx }) => tx.skill.findUnique({ where: { name: "uncommitted" } }));
+  setTimeout(release, 30);
+  await assert.rejects(failing);
+  assert.equal(await seen, null);
+});
+
+test(`${provider}: 200 concurrent writes, a third of them failing, keep exactly the acknowledged ones`, async () => {
+  const results = await Promise.allSettled(
+    Array.from({ length: 200 }, (_, i) =>
+      db.write(async ({ db: tx }) => {
+        await tx.skill.create({ data: skillRow(`bulk-${i}`) });
+        await new Promise((r) => setTimeout(r, i % 5));
+        if (i % 3 === 0) throw new Error("fail");
+        return `bulk-${i}`;
+      }),
+    ),
+  );
+  const acked = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const stored = await db.read(async ({ db: tx }) =>
+    (await tx.skill.findMany({ where: { name: { startsWith: "bulk-" } } })).map((s) => s.name),
+  );
+  assert.equal(acked.length, 133);
+  assert.deepEqual(new Set(stored), new Set(acked));
+});
