@@ -2,7 +2,10 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import "./globals.css";
 
-export const metadata: Metadata = { title: "Switchboard", description: "Control room for teams of AI agents" };
+export const metadata: Metadata = {
+  title: "Switchboard",
+  description: "Control room for teams of AI agents",
+};
 
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (

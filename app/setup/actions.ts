@@ -11,7 +11,11 @@ export async function createFirstOwner(_: SetupState, form: FormData): Promise<S
   const values = formValues(form, ["email", "name"]);
   try {
     await createOwner(
-      { email: values.email ?? "", name: values.name || undefined, password: String(form.get("password") ?? "") },
+      {
+        email: values.email ?? "",
+        name: values.name || undefined,
+        password: String(form.get("password") ?? ""),
+      },
       { firstOnly: true },
     );
   } catch (e) {

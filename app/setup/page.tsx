@@ -9,7 +9,10 @@ export const dynamic = "force-dynamic";
 export default async function SetupPage() {
   if ((await ownerCount()) > 0) redirect("/signin");
   return (
-    <AuthCard title="Set up Switchboard" subtitle="Create the owner account. You can add more owners later with the CLI.">
+    <AuthCard
+      title="Set up Switchboard"
+      subtitle="Create the owner account. You can add more owners later with the CLI."
+    >
       <SetupForm />
     </AuthCard>
   );

@@ -14,7 +14,11 @@ function localPath(raw: string | string[] | undefined): string {
   return path.startsWith("/signin") ? "/goals" : path + url.search;
 }
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[]>>;
+}) {
   if ((await ownerCount()) === 0) redirect("/setup");
   const { callbackUrl } = await searchParams;
   return (

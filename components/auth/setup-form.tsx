@@ -13,7 +13,11 @@ export function SetupForm() {
     const result = await createFirstOwner(prev, form);
     if (result.created) {
       const email = String(form.get("email") ?? "");
-      const res = await signIn("credentials", { redirect: false, email, password: String(form.get("password") ?? "") });
+      const res = await signIn("credentials", {
+        redirect: false,
+        email,
+        password: String(form.get("password") ?? ""),
+      });
       router.push(res?.ok ? "/goals" : "/signin");
     }
     return result;
@@ -22,7 +26,13 @@ export function SetupForm() {
   return (
     <form action={action} className="space-y-4">
       <Field label="Name" htmlFor="name" error={errors.name} hint="Optional">
-        <input id="name" name="name" autoComplete="name" defaultValue={state.values?.name} className={inputClass} />
+        <input
+          id="name"
+          name="name"
+          autoComplete="name"
+          defaultValue={state.values?.name}
+          className={inputClass}
+        />
       </Field>
       <Field label="Email" htmlFor="email" error={errors.email}>
         <input

@@ -12,7 +12,11 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   const router = useRouter();
   const [state, action, pending] = useActionState(async (_: State, form: FormData): Promise<State> => {
     const email = String(form.get("email") ?? "");
-    const res = await signIn("credentials", { redirect: false, email, password: String(form.get("password") ?? "") });
+    const res = await signIn("credentials", {
+      redirect: false,
+      email,
+      password: String(form.get("password") ?? ""),
+    });
     if (!res?.ok) return { error: "Wrong email or password.", email };
     router.push(callbackUrl);
     return { email };
@@ -20,10 +24,25 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
   return (
     <form action={action} className="space-y-4">
       <Field label="Email" htmlFor="email">
-        <input id="email" name="email" type="email" autoComplete="email" required defaultValue={state.email} className={inputClass} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          defaultValue={state.email}
+          className={inputClass}
+        />
       </Field>
       <Field label="Password" htmlFor="password">
-        <input id="password" name="password" type="password" autoComplete="current-password" required className={inputClass} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+          className={inputClass}
+        />
       </Field>
       <FormError message={state.error} />
       <Button type="submit" disabled={pending} className="w-full">

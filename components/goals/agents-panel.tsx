@@ -33,7 +33,9 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
 
   return (
     <Panel title={`Agents (${agents.length})`}>
-      {issued ? <AgentKeyNotice agentName={issued.name} apiKey={issued.key} onDismiss={() => setIssued(undefined)} /> : null}
+      {issued ? (
+        <AgentKeyNotice agentName={issued.name} apiKey={issued.key} onDismiss={() => setIssued(undefined)} />
+      ) : null}
       {error ? (
         <div className="px-5 pt-4">
           <FormError message={error} />
@@ -63,7 +65,12 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
                 <td className="px-5 py-2.5 text-right">
-                  <Button variant="secondary" size="sm" disabled={pendingId !== undefined} onClick={() => newKey(a)}>
+                  <Button
+                    variant="secondary"
+                    size="sm"
+                    disabled={pendingId !== undefined}
+                    onClick={() => newKey(a)}
+                  >
                     {pendingId === a.agent_id ? "Issuing…" : "New API key"}
                   </Button>
                 </td>

@@ -25,7 +25,7 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 export function GoalHeader({ goal }: { goal: Goal }) {
   return (
-    <header className="rounded-lg bg-white p-6 shadow-xs ring-1 ring-slate-200">
+    <header className="rounded-lg bg-white p-6 shadow-xs ring-1 ring-slate-200" data-testid="goal-header">
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold text-slate-900">{goal.title}</h1>
         <StatusBadge status={goal.status} />

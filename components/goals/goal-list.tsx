@@ -1,13 +1,17 @@
 import Link from "next/link";
-import { LocalTime } from "@/components/ui/local-time";
 import { StatusBadge } from "@/components/ui/badge";
+import { LocalTime } from "@/components/ui/local-time";
 import type { listGoals } from "@/lib/domain/goals/queries";
 
 type Goal = Awaited<ReturnType<typeof listGoals>>[number];
 
 export function GoalList({ goals }: { goals: Goal[] }) {
   if (goals.length === 0) {
-    return <p className="px-5 py-10 text-center text-sm text-slate-500">No goals yet. Create one to start a team.</p>;
+    return (
+      <p className="px-5 py-10 text-center text-sm text-slate-500">
+        No goals yet. Create one to start a team.
+      </p>
+    );
   }
   return (
     <ul className="divide-y divide-slate-100">

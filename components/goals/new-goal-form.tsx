@@ -14,9 +14,21 @@ export function NewGoalForm() {
   return (
     <form action={action} className="space-y-4 p-5" noValidate>
       <Field label="Title" htmlFor="title" error={errors.title}>
-        <input id="title" name="title" required defaultValue={values.title} {...invalid("title")} className={inputClass} />
+        <input
+          id="title"
+          name="title"
+          required
+          defaultValue={values.title}
+          {...invalid("title")}
+          className={inputClass}
+        />
       </Field>
-      <Field label="Description" htmlFor="description" error={errors.description} hint="What should the team achieve?">
+      <Field
+        label="Description"
+        htmlFor="description"
+        error={errors.description}
+        hint="What should the team achieve?"
+      >
         <textarea
           id="description"
           name="description"
@@ -28,7 +40,12 @@ export function NewGoalForm() {
         />
       </Field>
       <div className="grid grid-cols-2 gap-3">
-        <Field label="Budget (cents)" htmlFor="budget_dollars_cents" error={errors.budget_dollars_cents} hint="Optional">
+        <Field
+          label="Budget (cents)"
+          htmlFor="budget_dollars_cents"
+          error={errors.budget_dollars_cents}
+          hint="Optional"
+        >
           <input
             id="budget_dollars_cents"
             name="budget_dollars_cents"
@@ -53,7 +70,12 @@ export function NewGoalForm() {
           />
         </Field>
       </div>
-      <Field label="Max spawn depth" htmlFor="max_spawn_depth" error={errors.max_spawn_depth} hint="1–10 levels below the coordinator">
+      <Field
+        label="Max spawn depth"
+        htmlFor="max_spawn_depth"
+        error={errors.max_spawn_depth}
+        hint="1–10 levels below the coordinator"
+      >
         <input
           id="max_spawn_depth"
           name="max_spawn_depth"

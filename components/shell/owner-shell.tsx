@@ -12,7 +12,9 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
       <header className="bg-slate-900">
         <nav className="mx-auto flex h-14 max-w-7xl items-center gap-6 px-6">
           <Link href="/goals" className="flex items-center gap-2 text-sm font-semibold text-white">
-            <span className="grid size-6 place-items-center rounded bg-emerald-400 text-xs font-bold text-slate-900">S</span>
+            <span className="grid size-6 place-items-center rounded bg-emerald-400 text-xs font-bold text-slate-900">
+              S
+            </span>
             Switchboard
           </Link>
           <div className="flex items-center gap-1">

@@ -20,12 +20,13 @@ const STATUS_TONES: Record<string, Tone> = {
   stuck: "red",
   cancelled: "red",
   terminated: "red",
-  revoked: "red",
 };
 
 export function Badge({ tone = "slate", children }: { tone?: Tone; children: ReactNode }) {
   return (
-    <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}>
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${TONES[tone]}`}
+    >
       {children}
     </span>
   );

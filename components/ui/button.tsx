@@ -2,7 +2,8 @@ import type { ButtonHTMLAttributes } from "react";
 
 const VARIANTS = {
   primary: "bg-slate-900 text-white hover:bg-slate-700 disabled:bg-slate-400",
-  secondary: "bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
+  secondary:
+    "bg-white text-slate-800 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:text-slate-400",
   danger: "bg-white text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50 disabled:text-rose-300",
 } as const;
 
@@ -13,7 +14,13 @@ type Props = ButtonHTMLAttributes<HTMLButtonElement> & {
   size?: keyof typeof SIZES;
 };
 
-export function Button({ variant = "primary", size = "md", className = "", type = "button", ...props }: Props) {
+export function Button({
+  variant = "primary",
+  size = "md",
+  className = "",
+  type = "button",
+  ...props
+}: Props) {
   return (
     <button
       type={type}

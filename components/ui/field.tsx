@@ -36,7 +36,10 @@ export function Field({
 export function FormError({ message }: { message: string | undefined }) {
   if (!message) return null;
   return (
-    <p className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200" role="alert">
+    <p
+      className="rounded-md bg-rose-50 px-3 py-2 text-sm text-rose-700 ring-1 ring-inset ring-rose-200"
+      role="alert"
+    >
       {message}
     </p>
   );

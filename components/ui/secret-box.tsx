@@ -19,12 +19,17 @@ export function SecretBox({ value, label }: { value: string; label: string }) {
     <div className="flex items-start gap-2">
       <code
         ref={ref}
-        aria-label={label}
         className="min-w-0 flex-1 break-all rounded-md bg-slate-900 px-3 py-2 font-mono text-xs text-emerald-300"
       >
         {value}
       </code>
-      <Button variant="secondary" size="sm" onClick={copy} className="mt-1 shrink-0">
+      <Button
+        variant="secondary"
+        size="sm"
+        onClick={copy}
+        aria-label={`Copy ${label}`}
+        className="mt-1 shrink-0"
+      >
         {copied ? "Copied" : "Copy"}
       </Button>
     </div>

@@ -7,7 +7,7 @@ let server: TestServer;
 before(async () => {
   server = await startServer({ env: { SWITCHBOARD_MAX_BODY_BYTES: "100000" } });
 });
-after(() => server.stop());
+after(() => server?.stop());
 
 const rpc = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${server.url}/mcp`, {

@@ -14,8 +14,8 @@ before(async () => {
   db = await import("@/lib/db");
 });
 after(async () => {
-  await db.disconnect();
-  await server.stop();
+  await db?.disconnect();
+  await server?.stop();
 });
 
 const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]?.text ?? "");
@@ -167,8 +167,9 @@ test("list_peers: team = agents sharing my leader, children = my reports, all = 
   const { agents } = await goalWithAgents(server, 2);
   const [coord, a, b] = agents;
   assert.ok(coord && a && b);
+  const { goal_id } = sc<{ goal_id: number }>(await a.client.callTool({ name: "whoami", arguments: {} }));
   const sub = JSON.parse(
-    await server.cli("agent", "create", "--goal", String((await a.client.callTool({ name: "whoami", arguments: {} })).structuredContent?.goal_id), "--name", "sub", "--leader", a.id),
+    await server.cli("agent", "create", "--goal", String(goal_id), "--name", "sub", "--leader", a.id),
   ) as { agent_id: number };
   type Peers = { peers: { agent_id: string; role: string; team_id: string | null; status: string; is_leader_of: string[]; name: string | null }[] };
   const ids = (r: unknown) => sc<Peers>(r).peers.map((p) => p.agent_id).sort();

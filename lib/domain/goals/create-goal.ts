@@ -32,8 +32,9 @@ export const createGoalOutput = z.object({
 
 export function slugify(title: string): string {
   const base = title
-    .toLowerCase()
     .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "")
     .slice(0, 48)

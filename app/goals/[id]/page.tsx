@@ -1,0 +1,44 @@
+// Goal page: header, agents with their keys, and the live message feed and event timeline.
+import { notFound } from "next/navigation";
+import { requireOwner } from "@/components/auth/require-owner";
+import { AgentsPanel } from "@/components/goals/agents-panel";
+import { GoalHeader } from "@/components/goals/goal-header";
+import { GoalLive } from "@/components/goals/goal-live";
+import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { recentEvents } from "@/lib/domain/events/recent-events";
+import { getOwnedGoal } from "@/lib/domain/goals/queries";
+import { recentGoalMessages } from "@/lib/domain/goals/recent-messages";
+import { isDomainError } from "@/lib/errors";
+
+async function ownedGoalOr404(ownerId: number, rawId: string) {
+  const id = Number(rawId);
+  if (!Number.isSafeInteger(id) || id <= 0) notFound();
+  try {
+    return await getOwnedGoal(ownerId, id);
+  } catch (e) {
+    if (isDomainError(e) && e.code === "not_found") notFound();
+    throw e;
+  }
+}
+
+export default async function GoalPage({ params }: { params: Promise<{ id: string }> }) {
+  const owner = await requireOwner();
+  const goal = await ownedGoalOr404(owner.userId, (await params).id);
+  const [agents, messages, events] = await Promise.all([
+    listGoalAgents(goal.id),
+    recentGoalMessages(goal.id),
+    recentEvents(goal.id),
+  ]);
+  const names = new Map(agents.map((a) => [String(a.agent_id), a.name]));
+  const rows = agents.map((a) => ({
+    ...a,
+    leader_label: a.leader === USER_SENTINEL ? "owner" : `${names.get(a.leader) ?? "agent"} #${a.leader}`,
+  }));
+  return (
+    <div className="space-y-6">
+      <GoalHeader goal={goal} />
+      <AgentsPanel agents={rows} />
+      <GoalLive goalId={goal.id} messages={messages} events={events} />
+    </div>
+  );
+}

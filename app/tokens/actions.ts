@@ -1,0 +1,26 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { requireOwner } from "@/components/auth/require-owner";
+import { type FormState, failure, formValues } from "@/components/forms/form-state";
+import { createToken, revokeToken } from "@/lib/domain/tokens/tokens";
+
+export type CreateTokenState = FormState & { token?: { name: string; secret: string } };
+
+export async function createTokenAction(_: CreateTokenState, form: FormData): Promise<CreateTokenState> {
+  const owner = await requireOwner();
+  const values = formValues(form, ["name"]);
+  try {
+    const t = await createToken(owner.userId, { name: values.name ?? "" });
+    revalidatePath("/tokens");
+    return { token: { name: t.name, secret: t.token } };
+  } catch (e) {
+    return failure(e, values);
+  }
+}
+
+export async function revokeTokenAction(tokenId: number): Promise<void> {
+  const owner = await requireOwner();
+  await revokeToken(owner.userId, tokenId);
+  revalidatePath("/tokens");
+}
