@@ -70,13 +70,18 @@ export type TestServer = {
 
 const run = promisify(execFile);
 
-export async function startServer(opts: { provider?: Provider; env?: Record<string, string> } = {}): Promise<TestServer> {
-  const db = await freshDatabase(opts.provider ?? providerUnderTest());
+export async function startServer(
+  opts: { provider?: Provider; env?: Record<string, string>; shareDatabaseWith?: TestServer } = {},
+): Promise<TestServer> {
+  const shared = opts.shareDatabaseWith;
+  const db = shared
+    ? { url: shared.env.DATABASE_URL ?? "", dir: fs.mkdtempSync(path.join(os.tmpdir(), "sb-test-")), drop: async () => {} }
+    : await freshDatabase(opts.provider ?? providerUnderTest());
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: db.url,
-    SWITCHBOARD_DATA_DIR: path.join(db.dir, "data"),
+    SWITCHBOARD_DATA_DIR: shared?.env.SWITCHBOARD_DATA_DIR ?? path.join(db.dir, "data"),
     PORT: String(port),
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: "production",
