@@ -4,5 +4,6 @@ export async function register() {
   const { migrate } = await import("@/lib/db/migrate");
   const { env } = await import("@/lib/env");
   const r = await migrate(env().DATABASE_URL);
-  if (r.applied.length) console.error(`switchboard: applied migrations ${r.applied.join(", ")} (${r.provider})`);
+  if (r.applied.length)
+    console.error(`switchboard: applied migrations ${r.applied.join(", ")} (${r.provider})`);
 }

@@ -1,17 +1,18 @@
 // The `switchboard` CLI. stdout carries only the result (a secret or JSON) for scripts; messages go to
 // stderr; any error exits non-zero.
 import { Command, InvalidArgumentError } from "commander";
+import { z } from "zod";
 import { disconnect } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
-import { env } from "@/lib/env";
-import { isDomainError } from "@/lib/errors";
 import { issueAgentKey, registerAgent } from "@/lib/domain/agents/agents";
 import { createGoal } from "@/lib/domain/goals/create-goal";
 import { createOwner, requireOwnerByEmail } from "@/lib/domain/owners/create-owner";
 import { createToken } from "@/lib/domain/tokens/tokens";
-import { z } from "zod";
+import { env } from "@/lib/env";
+import { isDomainError } from "@/lib/errors";
 
-const out = (value: unknown) => process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
+const out = (value: unknown) =>
+  process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
 const say = (msg: string) => process.stderr.write(`${msg}\n`);
 
 const positiveInt = (v: string) => {
@@ -31,7 +32,11 @@ program
   .description("apply pending database migrations")
   .action(async () => {
     const r = await migrate(env().DATABASE_URL);
-    say(r.applied.length ? `applied ${r.applied.join(", ")} (${r.provider})` : `database is up to date (${r.provider})`);
+    say(
+      r.applied.length
+        ? `applied ${r.applied.join(", ")} (${r.provider})`
+        : `database is up to date (${r.provider})`,
+    );
   });
 
 const owner = program.command("owner").description("owner accounts");
@@ -69,7 +74,13 @@ program
   .option("--max-spawn-depth <n>", "1-10", positiveInt)
   .action(async (o: { email: string; title: string; description: string; maxSpawnDepth?: number }) => {
     const user = await requireOwnerByEmail(o.email);
-    out(await createGoal(user.id, { title: o.title, description: o.description, max_spawn_depth: o.maxSpawnDepth }));
+    out(
+      await createGoal(user.id, {
+        title: o.title,
+        description: o.description,
+        max_spawn_depth: o.maxSpawnDepth,
+      }),
+    );
   });
 
 const agent = program.command("agent").description("agents");
@@ -103,7 +114,8 @@ try {
   else if (code?.startsWith("commander.")) process.exitCode = 2;
   else {
     if (isDomainError(e)) say(`error: ${e.code}: ${e.message}`);
-    else if (e instanceof z.ZodError) say(`error: ${e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    else if (e instanceof z.ZodError)
+      say(`error: ${e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     else say(`error: ${(e as Error).message}`);
     process.exitCode = 1;
   }

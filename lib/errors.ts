@@ -37,8 +37,7 @@ export const invalidInput = (message: string, details: Record<string, unknown> =
   });
 
 /** The object does not exist, or the caller may not see it (never reveal which). */
-export const notFound = (what: string) =>
-  new DomainError("not_found", `${what} not found`, { status: 404 });
+export const notFound = (what: string) => new DomainError("not_found", `${what} not found`, { status: 404 });
 
 /** The caller is authenticated but not allowed to do this. */
 export const forbidden = (message: string) => new DomainError("forbidden", message, { status: 403 });

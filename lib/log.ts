@@ -6,8 +6,11 @@ type Level = keyof typeof LEVELS;
 
 function log(level: Level, fields: Record<string, unknown>, msg: string) {
   if (LEVELS[level] < LEVELS[env().LOG_LEVEL]) return;
-  const err = fields.err instanceof Error ? { err: { message: fields.err.message, stack: fields.err.stack } } : {};
-  process.stderr.write(`${JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields, ...err })}\n`);
+  const err =
+    fields.err instanceof Error ? { err: { message: fields.err.message, stack: fields.err.stack } } : {};
+  process.stderr.write(
+    `${JSON.stringify({ level, time: new Date().toISOString(), msg, ...fields, ...err })}\n`,
+  );
 }
 
 export const logger = {

@@ -29,10 +29,20 @@ function run(name, cmd, args, env = {}) {
 const count = (out, re) => [...out.matchAll(re)].reduce((n, m) => n + Number(m[1]), 0);
 
 // Node 20's --test takes no globs: list the directory's *.test.ts files.
-const testsIn = (dir) => fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts")).sort().map((f) => `${dir}/${f}`);
+const testsIn = (dir) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".test.ts"))
+    .sort()
+    .map((f) => `${dir}/${f}`);
 
 async function nodeTests(name, dir, env) {
-  const out = await run(name, process.execPath, ["--import", "tsx", "--test", "--test-reporter=spec", ...testsIn(dir)], env);
+  const out = await run(
+    name,
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-reporter=spec", ...testsIn(dir)],
+    env,
+  );
   totals.passed += count(out, /^ℹ pass (\d+)/gm);
   totals.failed += count(out, /^ℹ fail (\d+)/gm) + count(out, /^ℹ cancelled (\d+)/gm);
   totals.skipped += count(out, /^ℹ skipped (\d+)/gm);
@@ -44,8 +54,10 @@ if (!only) {
 }
 if (!process.env.TEST_SKIP_BUILD && only !== "unit") await run("build", "npx", ["next", "build"]);
 if (!only || only === "unit") await nodeTests("unit", "tests/unit");
-if (!only || only === "sqlite") await nodeTests("integration (sqlite)", "tests/integration", { TEST_DATABASE: "sqlite" });
-if (!only || only === "postgres") await nodeTests("integration (postgres)", "tests/integration", { TEST_DATABASE: "postgres" });
+if (!only || only === "sqlite")
+  await nodeTests("integration (sqlite)", "tests/integration", { TEST_DATABASE: "sqlite" });
+if (!only || only === "postgres")
+  await nodeTests("integration (postgres)", "tests/integration", { TEST_DATABASE: "postgres" });
 if (!only || only === "e2e") {
   const out = await run("e2e (chromium)", "npx", ["playwright", "test"]);
   totals.passed += count(out, /^\s+(\d+) passed/gm);

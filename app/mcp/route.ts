@@ -8,7 +8,10 @@ import { buildServer } from "@/lib/mcp/server";
 export const dynamic = "force-dynamic";
 
 const jsonError = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
-  Response.json({ jsonrpc: "2.0", error: { code: -32000, message, data: { code } }, id: null }, { status, headers });
+  Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message, data: { code } }, id: null },
+    { status, headers },
+  );
 
 async function handle(req: Request): Promise<Response> {
   if (!originAllowed(req)) return jsonError(403, "origin_not_allowed", "Origin not allowed");

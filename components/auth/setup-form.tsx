@@ -18,7 +18,7 @@ export function SetupForm() {
         email,
         password: String(form.get("password") ?? ""),
       });
-      router.push(res?.ok ? "/goals" : "/signin");
+      router.push(res?.ok && !res.error ? "/goals" : "/signin");
     }
     return result;
   }, {});
@@ -57,7 +57,7 @@ export function SetupForm() {
           className={inputClass}
         />
       </Field>
-      {errors.email || errors.password || errors.name ? null : <FormError message={state.error} />}
+      <FormError message={state.error} />
       <Button type="submit" disabled={pending || state.created} className="w-full">
         {pending || state.created ? "Creating account…" : "Create owner account"}
       </Button>

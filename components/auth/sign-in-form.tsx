@@ -17,7 +17,7 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       email,
       password: String(form.get("password") ?? ""),
     });
-    if (!res?.ok) return { error: "Wrong email or password.", email };
+    if (!res?.ok || res.error) return { error: "Wrong email or password.", email };
     router.push(callbackUrl);
     return { email };
   }, {});

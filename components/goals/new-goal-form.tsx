@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, inputClass } from "@/components/ui/field";
 
 export function NewGoalForm() {
-  const [state, action, pending] = useActionState(createGoalAction, {} as FormState);
+  const [state, action, pending] = useActionState<FormState, FormData>(createGoalAction, {});
   const errors = state.fieldErrors ?? {};
   const values = state.values ?? {};
   const invalid = (name: string) => ({ "aria-invalid": Boolean(errors[name]) });

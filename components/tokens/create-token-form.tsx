@@ -7,7 +7,7 @@ import { Field, inputClass } from "@/components/ui/field";
 import { SecretBox } from "@/components/ui/secret-box";
 
 export function CreateTokenForm() {
-  const [state, action, pending] = useActionState(createTokenAction, {} as CreateTokenState);
+  const [state, action, pending] = useActionState<CreateTokenState, FormData>(createTokenAction, {});
   return (
     <div className="space-y-4 p-5">
       <form action={action} className="flex items-end gap-3">

@@ -14,7 +14,9 @@ type KeyRow = { keyId: number; lastUsedAt: string | Date | null };
 async function touch(table: "ApiKey" | "PersonalToken", row: KeyRow): Promise<void> {
   const last = row.lastUsedAt ? new Date(row.lastUsedAt).getTime() : 0;
   if (Date.now() - last < TOUCH_EVERY_MS) return;
-  await write(({ sql }) => sql.run(`UPDATE "${table}" SET "lastUsedAt" = ? WHERE id = ?`, new Date(), row.keyId));
+  await write(({ sql }) =>
+    sql.run(`UPDATE "${table}" SET "lastUsedAt" = ? WHERE id = ?`, new Date(), row.keyId),
+  );
 }
 
 /** Resolve a bearer credential to its caller; undefined when unknown or revoked. */

@@ -1,6 +1,6 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { randomBytes } from "node:crypto";
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
@@ -38,7 +38,10 @@ export const authOptions: NextAuthOptions = {
   providers: [
     CredentialsProvider({
       name: "Email and password",
-      credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
+      credentials: {
+        email: { label: "Email", type: "email" },
+        password: { label: "Password", type: "password" },
+      },
       async authorize(credentials) {
         if (!credentials?.email || !credentials.password) return null;
         const user = await findOwnerByEmail(credentials.email);
@@ -55,6 +58,9 @@ export const authOptions: NextAuthOptions = {
 
 /** The signed-in owner of this request, if any. */
 export async function sessionOwner(): Promise<{ userId: number; email: string } | undefined> {
-  const s = (await getServerSession(authOptions)) as { uid?: number; user?: { email?: string | null } } | null;
+  const s = (await getServerSession(authOptions)) as {
+    uid?: number;
+    user?: { email?: string | null };
+  } | null;
   return s?.uid ? { userId: s.uid, email: s.user?.email ?? "" } : undefined;
 }

@@ -10,7 +10,8 @@ export function allowedOrigins(): Set<string> {
   const set = new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]);
   const own = publicOrigin();
   if (own) set.add(own);
-  for (const o of env().SWITCHBOARD_ALLOWED_ORIGINS.split(",")) if (o.trim()) set.add(new URL(o.trim()).origin);
+  for (const o of env().SWITCHBOARD_ALLOWED_ORIGINS.split(","))
+    if (o.trim()) set.add(new URL(o.trim()).origin);
   return set;
 }
 

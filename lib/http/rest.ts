@@ -40,7 +40,9 @@ export async function jsonBody(req: Request): Promise<unknown> {
  * Wrap an owner REST handler: Origin check, authentication, error mapping (DomainError → its status,
  * ZodError → 422 invalid_input, anything else → opaque 500). A handler returns a Response or JSON data.
  */
-export function ownerRoute<P = Record<string, string>>(handler: (ctx: Ctx<P>) => Promise<Response | unknown>) {
+export function ownerRoute<P = Record<string, string>>(
+  handler: (ctx: Ctx<P>) => Promise<Response | unknown>,
+) {
   return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       if (!originAllowed(req)) throw forbidden("Origin not allowed");
@@ -57,7 +59,10 @@ export function ownerRoute<P = Record<string, string>>(handler: (ctx: Ctx<P>) =>
       if (e instanceof DomainError) return errorResponse(e);
       if (e instanceof z.ZodError) return errorResponse(zodToDomain(e));
       logger.error({ err: e, url: req.url }, "request failed");
-      return Response.json({ error: { code: "internal_error", message: "Internal error", details: {} } }, { status: 500 });
+      return Response.json(
+        { error: { code: "internal_error", message: "Internal error", details: {} } },
+        { status: 500 },
+      );
     }
   };
 }
@@ -65,6 +70,7 @@ export function ownerRoute<P = Record<string, string>>(handler: (ctx: Ctx<P>) =>
 /** A positive integer path parameter, or not_found. */
 export function idParam(value: string | undefined, what: string): number {
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new DomainError("not_found", `${what} not found`, { status: 404 });
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new DomainError("not_found", `${what} not found`, { status: 404 });
   return n;
 }

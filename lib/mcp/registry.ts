@@ -22,7 +22,11 @@ type CallerFor<A extends Audience> = A extends "agent"
  * One tool, defined once: the contract's name, a description that says when to use it and what its
  * errors mean, strict zod schemas for input and output, and a handler that calls `lib/domain`.
  */
-export type ToolDef<A extends Audience = Audience, I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> = {
+export type ToolDef<
+  A extends Audience = Audience,
+  I extends z.ZodType = z.ZodType,
+  O extends z.ZodType = z.ZodType,
+> = {
   name: string;
   title: string;
   audience: A;
@@ -31,6 +35,12 @@ export type ToolDef<A extends Audience = Audience, I extends z.ZodType = z.ZodTy
   output: O;
   readOnly: boolean;
   handler: (ctx: ToolContext<CallerFor<A>>, input: z.output<I>) => Promise<z.input<O>>;
+};
+
+/** A tool of any input/output types, as the registry list holds them. */
+export type AnyTool = Omit<ToolDef, "handler"> & {
+  // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own context and input
+  handler: (ctx: ToolContext<any>, input: any) => Promise<Record<string, unknown>>;
 };
 
 export function defineTool<A extends Audience, I extends z.ZodType, O extends z.ZodType>(

@@ -1,10 +1,15 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { DomainError, invalidInput } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { type ToolDef, visibleTo } from "./registry";
+import { type AnyTool, visibleTo } from "./registry";
 import { TOOLS } from "./tools";
 
 export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
@@ -57,12 +62,19 @@ export function zodToDomain(error: z.ZodError): DomainError {
   return invalidInput(fields.map((f) => `${f.path}: ${f.message}`).join("; "), { issues: fields });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: tools of any input/output type
-async function callTool(tool: ToolDef<any, any, any>, caller: Caller, args: unknown, extra: {
-  signal: AbortSignal;
-  progressToken?: string | number;
-  sendNotification: (n: { method: "notifications/progress"; params: Record<string, unknown> }) => Promise<void>;
-}): Promise<CallToolResult> {
+async function callTool(
+  tool: AnyTool,
+  caller: Caller,
+  args: unknown,
+  extra: {
+    signal: AbortSignal;
+    progressToken?: string | number;
+    sendNotification: (n: {
+      method: "notifications/progress";
+      params: Record<string, unknown>;
+    }) => Promise<void>;
+  },
+): Promise<CallToolResult> {
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
@@ -86,13 +98,20 @@ async function callTool(tool: ToolDef<any, any, any>, caller: Caller, args: unkn
   } catch (e) {
     if (e instanceof DomainError) return errorResult(e);
     logger.error({ err: e, tool: tool.name }, "tool failed");
-    return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call.", { hint: "Try again later; the operator has the details in the server log." }));
+    return errorResult(
+      new DomainError("internal_error", "Switchboard failed to handle this call.", {
+        hint: "Try again later; the operator has the details in the server log.",
+      }),
+    );
   }
 }
 
 /** A fresh MCP server for one request, showing the caller the tools of its kind. */
 export function buildServer(caller: Caller): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+  });
   const tools = TOOLS.filter((t) => visibleTo(t.audience, caller));
   const byName = new Map(tools.map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -102,9 +121,13 @@ export function buildServer(caller: Caller): Server {
     const tool = byName.get(req.params.name);
     if (!tool) {
       return errorResult(
-        new DomainError("unknown_tool", `No tool named ${req.params.name} for a caller of kind ${caller.kind}.`, {
-          hint: "Call tools/list to see the tools you can use.",
-        }),
+        new DomainError(
+          "unknown_tool",
+          `No tool named ${req.params.name} for a caller of kind ${caller.kind}.`,
+          {
+            hint: "Call tools/list to see the tools you can use.",
+          },
+        ),
       );
     }
     return callTool(tool, caller, req.params.arguments, {

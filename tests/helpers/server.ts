@@ -18,7 +18,8 @@ const PG_ADMIN_URL = process.env.TEST_PG_URL ?? "postgres://postgres@127.0.0.1:5
 
 export type Provider = "sqlite" | "postgres";
 
-export const providerUnderTest = (): Provider => (process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite");
+export const providerUnderTest = (): Provider =>
+  process.env.TEST_DATABASE === "postgres" ? "postgres" : "sqlite";
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -31,10 +32,16 @@ async function freePort(): Promise<number> {
 }
 
 /** A fresh, empty database URL for this provider, and how to throw it away. */
-export async function freshDatabase(provider: Provider): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
+export async function freshDatabase(
+  provider: Provider,
+): Promise<{ url: string; dir: string; drop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-test-"));
   if (provider === "sqlite") {
-    return { url: `file:${path.join(dir, "switchboard.db")}`, dir, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      url: `file:${path.join(dir, "switchboard.db")}`,
+      dir,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `sb_test_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -75,7 +82,11 @@ export async function startServer(
 ): Promise<TestServer> {
   const shared = opts.shareDatabaseWith;
   const db = shared
-    ? { url: shared.env.DATABASE_URL ?? "", dir: fs.mkdtempSync(path.join(os.tmpdir(), "sb-test-")), drop: async () => {} }
+    ? {
+        url: shared.env.DATABASE_URL ?? "",
+        dir: fs.mkdtempSync(path.join(os.tmpdir(), "sb-test-")),
+        drop: async () => {},
+      }
     : await freshDatabase(opts.provider ?? providerUnderTest());
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
@@ -91,11 +102,15 @@ export async function startServer(
   let child: ChildProcess | undefined;
   const url = `http://127.0.0.1:${port}`;
   const boot = async () => {
-    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
+    child = spawn(
+      process.execPath,
+      [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
     let stderr = "";
     child.stderr?.on("data", (d) => {
       stderr += String(d);
@@ -123,7 +138,10 @@ export async function startServer(
   const server: TestServer = {
     url,
     env,
-    cli: async (...args) => (await run(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], { cwd: ROOT, env })).stdout.trim(),
+    cli: async (...args) =>
+      (
+        await run(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], { cwd: ROOT, env })
+      ).stdout.trim(),
     ownerToken: async (email = "owner@example.com") => {
       let t = tokens.get(email);
       if (!t) {
@@ -162,14 +180,37 @@ export async function goalWithAgents(server: TestServer, n: number, email?: stri
   const owner = await mcpClient(server.url, token);
   const res = await owner.callTool({
     name: "create_goal",
-    arguments: { title: `Goal ${Math.random().toString(36).slice(2, 8)}`, description: "A goal created by a test." },
+    arguments: {
+      title: `Goal ${Math.random().toString(36).slice(2, 8)}`,
+      description: "A goal created by a test.",
+    },
   });
-  const goal = res.structuredContent as { goal_id: number; slug: string; channel_id: number; coordinator_agent_id: number };
+  const goal = res.structuredContent as {
+    goal_id: number;
+    slug: string;
+    channel_id: number;
+    coordinator_agent_id: number;
+  };
   const coordinatorKey = await server.cli("agent", "key", String(goal.coordinator_agent_id));
-  const agents = [{ id: String(goal.coordinator_agent_id), key: coordinatorKey, client: await mcpClient(server.url, coordinatorKey) }];
+  const agents = [
+    {
+      id: String(goal.coordinator_agent_id),
+      key: coordinatorKey,
+      client: await mcpClient(server.url, coordinatorKey),
+    },
+  ];
   for (let i = 0; i < n; i++) {
     const { agent_id, api_key } = JSON.parse(
-      await server.cli("agent", "create", "--goal", String(goal.goal_id), "--name", `agent-${i}`, "--role", "engineer"),
+      await server.cli(
+        "agent",
+        "create",
+        "--goal",
+        String(goal.goal_id),
+        "--name",
+        `agent-${i}`,
+        "--role",
+        "engineer",
+      ),
     ) as { agent_id: number; api_key: string };
     agents.push({ id: String(agent_id), key: api_key, client: await mcpClient(server.url, api_key) });
   }

@@ -16,19 +16,34 @@ type Created = { goal_id: number; slug: string; channel_id: number; coordinator_
 
 test("create_goal: draft goal, #goal-<slug> channel with -2, -3 on collisions, coordinator led by the owner", async () => {
   const owner = await mcpClient(server.url, await server.ownerToken());
-  const args = { title: "Keep the docs accurate!", description: "Docs must match the code at all times.", budget_dollars_cents: 500 };
+  const args = {
+    title: "Keep the docs accurate!",
+    description: "Docs must match the code at all times.",
+    budget_dollars_cents: 500,
+  };
   const created: Created[] = [];
   for (let i = 0; i < 3; i++) {
     const r = await owner.callTool({ name: "create_goal", arguments: args });
     assert.equal(errorCode(r), undefined);
     created.push(sc<Created>(r));
   }
-  assert.deepEqual(created.map((g) => g.slug), ["keep-the-docs-accurate", "keep-the-docs-accurate-2", "keep-the-docs-accurate-3"]);
-  for (const g of created) assert.deepEqual(Object.keys(g).sort(), ["channel_id", "coordinator_agent_id", "goal_id", "slug"]);
+  assert.deepEqual(
+    created.map((g) => g.slug),
+    ["keep-the-docs-accurate", "keep-the-docs-accurate-2", "keep-the-docs-accurate-3"],
+  );
+  for (const g of created)
+    assert.deepEqual(Object.keys(g).sort(), ["channel_id", "coordinator_agent_id", "goal_id", "slug"]);
 
   const token = await server.ownerToken();
-  const list = (await (await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${token}` } })).json()) as {
-    id: number; slug: string; status: string; channel_id: number; cost_totals: { budget_cents: number | null }; task_count: number;
+  const list = (await (
+    await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${token}` } })
+  ).json()) as {
+    id: number;
+    slug: string;
+    status: string;
+    channel_id: number;
+    cost_totals: { budget_cents: number | null };
+    task_count: number;
   }[];
   const first = list.find((g) => g.id === created[0]?.goal_id);
   assert.equal(first?.status, "draft");
@@ -37,8 +52,13 @@ test("create_goal: draft goal, #goal-<slug> channel with -2, -3 on collisions, c
 
   const coordKey = await server.cli("agent", "key", String(created[0]?.coordinator_agent_id));
   const coord = await mcpClient(server.url, coordKey);
-  const peers = sc<{ peers: { agent_id: string; role: string }[] }>(await coord.callTool({ name: "list_peers", arguments: { scope: "all" } }));
-  assert.deepEqual(peers.peers.map((p) => p.role), ["coordinator"]);
+  const peers = sc<{ peers: { agent_id: string; role: string }[] }>(
+    await coord.callTool({ name: "list_peers", arguments: { scope: "all" } }),
+  );
+  assert.deepEqual(
+    peers.peers.map((p) => p.role),
+    ["coordinator"],
+  );
 });
 
 test("create_goal validation: bounds of the contract, unknown template, nothing created", async () => {
@@ -52,9 +72,19 @@ test("create_goal validation: bounds of the contract, unknown template, nothing 
     { title: "fine title", description: "long enough description", owner: 1 },
   ];
   const token = await server.ownerToken();
-  const count = async () => ((await (await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${token}` } })).json()) as unknown[]).length;
+  const count = async () =>
+    (
+      (await (
+        await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as unknown[]
+    ).length;
   const before = await count();
-  for (const args of bad) assert.equal(errorCode(await owner.callTool({ name: "create_goal", arguments: args })), "invalid_input", JSON.stringify(args));
+  for (const args of bad)
+    assert.equal(
+      errorCode(await owner.callTool({ name: "create_goal", arguments: args })),
+      "invalid_input",
+      JSON.stringify(args),
+    );
   assert.equal(await count(), before);
 });
 
@@ -62,7 +92,11 @@ test("REST: POST /api/goals creates, 422 on bad input; another owner's goal and 
   const alice = await server.ownerToken("alice@example.com");
   const bob = await server.ownerToken("bob@example.com");
   const post = (token: string, body: unknown) =>
-    fetch(`${server.url}/api/goals`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+    fetch(`${server.url}/api/goals`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
   const res = await post(alice, { title: "Alice goal", description: "Something Alice wants." });
   assert.equal(res.status, 201);
   const goal = (await res.json()) as Created;
@@ -70,44 +104,97 @@ test("REST: POST /api/goals creates, 422 on bad input; another owner's goal and 
   assert.equal(invalid.status, 422);
   assert.equal(((await invalid.json()) as { error: { code: string } }).error.code, "invalid_input");
 
-  const events = await fetch(`${server.url}/api/goals/${goal.goal_id}/events?after=0`, { headers: { authorization: `Bearer ${alice}` } });
+  const events = await fetch(`${server.url}/api/goals/${goal.goal_id}/events?after=0`, {
+    headers: { authorization: `Bearer ${alice}` },
+  });
   const body = (await events.json()) as { events: { event: string; seq: number }[]; next_cursor: number };
-  assert.deepEqual(body.events.map((e) => e.event), ["goal_created", "agent_registered"]);
+  assert.deepEqual(
+    body.events.map((e) => e.event),
+    ["goal_created", "agent_registered"],
+  );
   assert.equal(body.next_cursor, 2);
-  const tail = (await (await fetch(`${server.url}/api/goals/${goal.goal_id}/events?after=1`, { headers: { authorization: `Bearer ${alice}` } })).json()) as { events: { seq: number }[] };
-  assert.deepEqual(tail.events.map((e) => e.seq), [2]);
+  const tail = (await (
+    await fetch(`${server.url}/api/goals/${goal.goal_id}/events?after=1`, {
+      headers: { authorization: `Bearer ${alice}` },
+    })
+  ).json()) as { events: { seq: number }[] };
+  assert.deepEqual(
+    tail.events.map((e) => e.seq),
+    [2],
+  );
 
-  for (const url of [`/api/goals/${goal.goal_id}/events`, `/api/goals/${goal.goal_id}/messages`, `/api/goals/${goal.goal_id}/stream`]) {
+  for (const url of [
+    `/api/goals/${goal.goal_id}/events`,
+    `/api/goals/${goal.goal_id}/messages`,
+    `/api/goals/${goal.goal_id}/stream`,
+  ]) {
     const r = await fetch(`${server.url}${url}`, { headers: { authorization: `Bearer ${bob}` } });
     assert.equal(r.status, 404, url);
   }
-  const bobList = (await (await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${bob}` } })).json()) as { id: number }[];
+  const bobList = (await (
+    await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${bob}` } })
+  ).json()) as { id: number }[];
   assert.ok(!bobList.some((g) => g.id === goal.goal_id));
   assert.equal((await fetch(`${server.url}/api/goals`)).status, 401);
   // An agent key is not an owner credential.
   const agentKey = await server.cli("agent", "key", String(goal.coordinator_agent_id));
-  assert.equal((await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${agentKey}` } })).status, 401);
+  assert.equal(
+    (await fetch(`${server.url}/api/goals`, { headers: { authorization: `Bearer ${agentKey}` } })).status,
+    401,
+  );
 });
 
 test("CLI: results alone on stdout, messages on stderr, non-zero exit on error", async () => {
   const run = promisify(execFile);
-  const cli = (...args: string[]) => run(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], { cwd: "/", env: server.env });
-  const created = await cli("owner", "create", "--email", "carol@example.com", "--password", "long-password-1");
+  const cli = (...args: string[]) =>
+    run(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], { cwd: "/", env: server.env });
+  const created = await cli(
+    "owner",
+    "create",
+    "--email",
+    "carol@example.com",
+    "--password",
+    "long-password-1",
+  );
   assert.deepEqual(Object.keys(JSON.parse(created.stdout)), ["user_id", "email"]);
   const token = await cli("token", "create", "--email", "carol@example.com", "--name", "ci");
   assert.match(token.stdout, /^sb_pat_[A-Za-z0-9_-]{43}\n$/);
   assert.match(token.stderr, /shown only once/);
-  const goal = JSON.parse((await cli("goal", "create", "--email", "carol@example.com", "--title", "Carol goal", "--description", "Described well enough")).stdout) as Created;
-  const agent = JSON.parse((await cli("agent", "create", "--goal", String(goal.goal_id), "--name", "eng")).stdout) as { agent_id: number; api_key: string };
+  const goal = JSON.parse(
+    (
+      await cli(
+        "goal",
+        "create",
+        "--email",
+        "carol@example.com",
+        "--title",
+        "Carol goal",
+        "--description",
+        "Described well enough",
+      )
+    ).stdout,
+  ) as Created;
+  const agent = JSON.parse(
+    (await cli("agent", "create", "--goal", String(goal.goal_id), "--name", "eng")).stdout,
+  ) as { agent_id: number; api_key: string };
   assert.match(agent.api_key, /^sb_agent_[A-Za-z0-9_-]{43}$/);
   const key = await cli("agent", "key", String(agent.agent_id));
   assert.match(key.stdout, /^sb_agent_[A-Za-z0-9_-]{43}\n$/);
-  for (const args of [["agent", "create", "--goal", "999999", "--name", "x"], ["owner", "create", "--email", "carol@example.com", "--password", "long-password-1"], ["goal", "create", "--email", "nobody@example.com", "--title", "t", "--description", "d"], ["agent", "key", "abc"]]) {
-    await assert.rejects(cli(...args), (e: { code: number; stdout: string; stderr: string }) => {
-      assert.notEqual(e.code, 0);
-      assert.equal(e.stdout, "");
-      assert.match(e.stderr, /error/);
-      return true;
-    }, args.join(" "));
+  for (const args of [
+    ["agent", "create", "--goal", "999999", "--name", "x"],
+    ["owner", "create", "--email", "carol@example.com", "--password", "long-password-1"],
+    ["goal", "create", "--email", "nobody@example.com", "--title", "t", "--description", "d"],
+    ["agent", "key", "abc"],
+  ]) {
+    await assert.rejects(
+      cli(...args),
+      (e: { code: number; stdout: string; stderr: string }) => {
+        assert.notEqual(e.code, 0);
+        assert.equal(e.stdout, "");
+        assert.match(e.stderr, /error/);
+        return true;
+      },
+      args.join(" "),
+    );
   }
 });

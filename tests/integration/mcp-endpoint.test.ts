@@ -12,7 +12,11 @@ after(() => server?.stop());
 const rpc = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(`${server.url}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
     body: typeof body === "string" ? body : JSON.stringify(body),
   });
 const listTools = { jsonrpc: "2.0", id: 1, method: "tools/list" };
@@ -51,7 +55,12 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   const { owner, agents } = await goalWithAgents(server, 1);
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];
   const ownerTools = (await owner.listTools()).tools;
-  assert.deepEqual(agentTools.map((t) => t.name).sort(), ["list_peers", "read_inbox", "send_message", "whoami"]);
+  assert.deepEqual(agentTools.map((t) => t.name).sort(), [
+    "list_peers",
+    "read_inbox",
+    "send_message",
+    "whoami",
+  ]);
   assert.deepEqual(ownerTools.map((t) => t.name).sort(), ["create_goal", "whoami"]);
   for (const t of [...agentTools, ...ownerTools]) {
     assert.equal(t.inputSchema.type, "object");
@@ -59,7 +68,10 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
     assert.ok(t.description && t.description.length > 40, `${t.name} has a useful description`);
   }
   // An agent calling an owner tool is refused with a typed error.
-  const r = await agents[1]?.client.callTool({ name: "create_goal", arguments: { title: "abc", description: "0123456789" } });
+  const r = await agents[1]?.client.callTool({
+    name: "create_goal",
+    arguments: { title: "abc", description: "0123456789" },
+  });
   assert.equal(errorCode(r), "unknown_tool");
 });
 
@@ -69,7 +81,10 @@ test("identity comes from the credential: identity fields in input are rejected,
   assert.ok(a && b);
   const me = sc<{ agent_id: string }>(await a.client.callTool({ name: "whoami", arguments: {} }));
   assert.equal(me.agent_id, a.id);
-  const r = await a.client.callTool({ name: "send_message", arguments: { to: b.id, content: "hi", caller_id: b.id } });
+  const r = await a.client.callTool({
+    name: "send_message",
+    arguments: { to: b.id, content: "hi", caller_id: b.id },
+  });
   assert.equal(errorCode(r), "invalid_input");
   assert.match(JSON.stringify(sc(r)), /caller_id/);
 });
@@ -83,9 +98,14 @@ test("wrong types and missing fields are invalid_input naming the field, and cha
   assert.match((wrongType.content as { text: string }[])[0]?.text ?? "", /^Error invalid_input: to:/);
   const missing = await a.client.callTool({ name: "send_message", arguments: { to: "1" } });
   assert.equal(errorCode(missing), "invalid_input");
-  const tooLong = await a.client.callTool({ name: "send_message", arguments: { to: "1", content: "x".repeat(64_001) } });
+  const tooLong = await a.client.callTool({
+    name: "send_message",
+    arguments: { to: "1", content: "x".repeat(64_001) },
+  });
   assert.equal(errorCode(tooLong), "invalid_input");
-  const inbox = sc<{ messages: unknown[] }>(await agents[0]?.client.callTool({ name: "read_inbox", arguments: {} }));
+  const inbox = sc<{ messages: unknown[] }>(
+    await agents[0]?.client.callTool({ name: "read_inbox", arguments: {} }),
+  );
   assert.equal(inbox.messages.length, 0);
 });
 
@@ -97,5 +117,8 @@ test("an owner token cannot use agent tools, an agent key works from any client 
   const a = agents[1];
   assert.ok(a);
   const second = await mcpClient(server.url, a.key);
-  assert.equal(sc<{ agent_id: string }>(await second.callTool({ name: "whoami", arguments: {} })).agent_id, a.id);
+  assert.equal(
+    sc<{ agent_id: string }>(await second.callTool({ name: "whoami", arguments: {} })).agent_id,
+    a.id,
+  );
 });

@@ -13,13 +13,24 @@ const req = (origin?: string, host = "evil.example:4321") =>
 test("requests without Origin are allowed", () => assert.equal(originAllowed(req()), true));
 
 test("own origins and configured extras are allowed", () => {
-  for (const o of ["http://localhost:4321", "http://127.0.0.1:4321", "https://switchboard.example.com", "https://ops.example.com", "http://localhost:9999"]) {
+  for (const o of [
+    "http://localhost:4321",
+    "http://127.0.0.1:4321",
+    "https://switchboard.example.com",
+    "https://ops.example.com",
+    "http://localhost:9999",
+  ]) {
     assert.equal(originAllowed(req(o)), true, o);
   }
 });
 
 test("anything else is refused, even when the Host header matches it (DNS rebinding)", () => {
-  for (const o of ["http://evil.example:4321", "http://localhost:4322", "null", "https://switchboard.example.com.evil.io"]) {
+  for (const o of [
+    "http://evil.example:4321",
+    "http://localhost:4322",
+    "null",
+    "https://switchboard.example.com.evil.io",
+  ]) {
     assert.equal(originAllowed(req(o, new URL(o === "null" ? "http://x" : o).host)), false, o);
   }
 });

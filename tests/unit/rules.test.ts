@@ -42,9 +42,17 @@ test("zod issues become one invalid_input error naming each field", () => {
 });
 
 test("agent status: terminated wins, then termination_requested, then review_pending", () => {
-  const base = { status: "active", terminateConsumed: false, terminationRequested: false, reviewPending: false };
+  const base = {
+    status: "active",
+    terminateConsumed: false,
+    terminationRequested: false,
+    reviewPending: false,
+  };
   assert.equal(agentStatus(base), "active");
   assert.equal(agentStatus({ ...base, reviewPending: true }), "review_pending");
-  assert.equal(agentStatus({ ...base, reviewPending: true, terminationRequested: true }), "termination_requested");
+  assert.equal(
+    agentStatus({ ...base, reviewPending: true, terminationRequested: true }),
+    "termination_requested",
+  );
   assert.equal(agentStatus({ ...base, terminateConsumed: true, reviewPending: true }), "terminated");
 });

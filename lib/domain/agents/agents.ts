@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { type Db, read, write } from "@/lib/db";
+import { appendEvent } from "@/lib/domain/events/append-event";
 import { DomainError, notFound } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
-import { appendEvent } from "@/lib/domain/events/append-event";
 
 /** The leader sentinel of the orchestration contract: the owner leads the coordinator. */
 export const USER_SENTINEL = "__user__";
@@ -55,13 +55,23 @@ export async function registerAgent(input: z.input<typeof registerAgentInput>) {
     const leaderId = data.leaderId ?? goal.coordinatorAgentId;
     const leader = leaderId ? await u.db.agent.findUnique({ where: { id: leaderId } }) : null;
     if (!leader || leader.goalId !== goal.id) {
-      throw new DomainError("invalid_input", `leader ${leaderId} is not an agent of goal ${goal.id}`, { status: 422 });
+      throw new DomainError("invalid_input", `leader ${leaderId} is not an agent of goal ${goal.id}`, {
+        status: 422,
+      });
     }
     if (await u.db.agent.findFirst({ where: { goalId: goal.id, name: data.name } })) {
-      throw new DomainError("name_taken", `goal ${goal.id} already has an agent named ${data.name}`, { status: 409 });
+      throw new DomainError("name_taken", `goal ${goal.id} already has an agent named ${data.name}`, {
+        status: 409,
+      });
     }
     const agent = await u.db.agent.create({
-      data: { goalId: goal.id, name: data.name, role: data.role, leaderId: leader.id, spawnDepth: leader.spawnDepth + 1 },
+      data: {
+        goalId: goal.id,
+        name: data.name,
+        role: data.role,
+        leaderId: leader.id,
+        spawnDepth: leader.spawnDepth + 1,
+      },
     });
     const apiKey = await insertKey(u.db, agent.id, false);
     await appendEvent(u, {
@@ -75,10 +85,14 @@ export async function registerAgent(input: z.input<typeof registerAgentInput>) {
 }
 
 /** Issue a new API key for an agent (shown once). `revokeOthers` revokes every earlier key. */
-export async function issueAgentKey(agentId: number, opts: { revokeOthers?: boolean; ownerId?: number } = {}) {
+export async function issueAgentKey(
+  agentId: number,
+  opts: { revokeOthers?: boolean; ownerId?: number } = {},
+) {
   return write(async ({ db }) => {
     const agent = await db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
-    if (!agent || (opts.ownerId !== undefined && agent.goal.ownerId !== opts.ownerId)) throw notFound(`agent ${agentId}`);
+    if (!agent || (opts.ownerId !== undefined && agent.goal.ownerId !== opts.ownerId))
+      throw notFound(`agent ${agentId}`);
     return { agent_id: agent.id, api_key: await insertKey(db, agent.id, opts.revokeOthers ?? false) };
   });
 }

@@ -6,7 +6,9 @@ export const listPeersInput = z.strictObject({
   scope: z
     .enum(["team", "children", "all"])
     .default("team")
-    .describe("team (default): direct teammates; children: direct reports of teams you lead; all: the whole goal"),
+    .describe(
+      "team (default): direct teammates; children: direct reports of teams you lead; all: the whole goal",
+    ),
 });
 
 export const peerView = z.object({
@@ -24,7 +26,10 @@ export const peerView = z.object({
  * the caller leads and agents whose leader it is. "all": every agent of the goal. The caller itself is
  * excluded from "team" and "children".
  */
-export async function listPeers(caller: { agentId: number; goalId: number }, scope: "team" | "children" | "all") {
+export async function listPeers(
+  caller: { agentId: number; goalId: number },
+  scope: "team" | "children" | "all",
+) {
   const { agents, teams } = await read(async ({ db }) => ({
     agents: await db.agent.findMany({ where: { goalId: caller.goalId }, orderBy: { id: "asc" } }),
     teams: await db.team.findMany({ where: { goalId: caller.goalId }, select: { id: true, leaderId: true } }),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { DomainError } from "@/lib/errors";
 
 /** Named coordinator templates for `coordinator_config`. */
 export const COORDINATOR_TEMPLATES: Record<string, { role: string; skill: string; name: string }> = {
@@ -57,11 +57,15 @@ export async function createGoal(ownerId: number, input: z.input<typeof createGo
   const data = createGoalInput.parse(input);
   const template = COORDINATOR_TEMPLATES[data.coordinator_config];
   if (!template) {
-    throw new DomainError("invalid_input", `coordinator_config: unknown template "${data.coordinator_config}"`, {
-      details: { field: "coordinator_config", known: Object.keys(COORDINATOR_TEMPLATES) },
-      hint: `Use one of: ${Object.keys(COORDINATOR_TEMPLATES).join(", ")}.`,
-      status: 422,
-    });
+    throw new DomainError(
+      "invalid_input",
+      `coordinator_config: unknown template "${data.coordinator_config}"`,
+      {
+        details: { field: "coordinator_config", known: Object.keys(COORDINATOR_TEMPLATES) },
+        hint: `Use one of: ${Object.keys(COORDINATOR_TEMPLATES).join(", ")}.`,
+        status: 422,
+      },
+    );
   }
   const base = slugify(data.title);
   return write(async (u) => {
@@ -83,15 +87,27 @@ export async function createGoal(ownerId: number, input: z.input<typeof createGo
         coordinatorConfig: data.coordinator_config,
       },
     });
-    const channel = await db.channel.create({ data: { name: `goal-${slug}`, kind: "goal", goalId: goal.id } });
+    const channel = await db.channel.create({
+      data: { name: `goal-${slug}`, kind: "goal", goalId: goal.id },
+    });
     const coordinator = await db.agent.create({
-      data: { goalId: goal.id, name: template.name, role: template.role, skill: template.skill, spawnDepth: 0 },
+      data: {
+        goalId: goal.id,
+        name: template.name,
+        role: template.role,
+        skill: template.skill,
+        spawnDepth: 0,
+      },
     });
     await db.goal.update({
       where: { id: goal.id },
       data: { channelId: channel.id, coordinatorAgentId: coordinator.id },
     });
-    await appendEvent(u, { goalId: goal.id, name: "goal_created", data: { slug, title: data.title, owner_user_id: ownerId } });
+    await appendEvent(u, {
+      goalId: goal.id,
+      name: "goal_created",
+      data: { slug, title: data.title, owner_user_id: ownerId },
+    });
     await appendEvent(u, {
       goalId: goal.id,
       name: "agent_registered",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { read, type Unit, write } from "@/lib/db";
 import { waitFor } from "@/lib/bus";
-import { env } from "@/lib/env";
-import { appendEvent } from "@/lib/domain/events/append-event";
+import { read, type Unit, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { env } from "@/lib/env";
 
 export const readInboxInput = z.strictObject({
   ack: z
@@ -60,7 +60,12 @@ async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number 
     ack,
   );
   for (const m of consumed) {
-    await appendEvent(u, { goalId: agent.goalId, name: "agent_input", agentId: agent.agentId, data: { message_id: m.uid } });
+    await appendEvent(u, {
+      goalId: agent.goalId,
+      name: "agent_input",
+      agentId: agent.agentId,
+      data: { message_id: m.uid },
+    });
   }
 }
 
@@ -112,7 +117,10 @@ export async function readInbox(
       topics: [`agent:${agent.agentId}`],
       check: async () => {
         const row = await read(({ sql }) =>
-          sql.get(`SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`, agent.agentId),
+          sql.get(
+            `SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`,
+            agent.agentId,
+          ),
         );
         return row ? true : undefined;
       },
@@ -126,7 +134,8 @@ export async function readInbox(
   const messages = result.batch.map((r) => ({
     message_id: r.uid,
     seq: Number(r.id),
-    from: r.senderKind === "agent" ? String(r.senderAgentId) : r.senderKind === "user" ? USER_SENTINEL : "system",
+    from:
+      r.senderKind === "agent" ? String(r.senderAgentId) : r.senderKind === "user" ? USER_SENTINEL : "system",
     from_name: r.fromName,
     kind: r.kind,
     content: r.content,

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { appendEvent } from "@/lib/domain/events/append-event";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "./insert-message";
 
 /** Largest message body we accept (the contract sets none; the inbox cap bounds the count). */
@@ -27,7 +27,10 @@ type Recipient = {
  * `task_mismatch` (recipient in another goal), `recipient_terminated`, `inbox_full` (the cap counts
  * pending messages; system messages bypass it, see `insertMessage` callers).
  */
-export async function sendMessage(from: { agentId: number; goalId: number }, input: z.infer<typeof sendMessageInput>) {
+export async function sendMessage(
+  from: { agentId: number; goalId: number },
+  input: z.infer<typeof sendMessageInput>,
+) {
   const toId = /^\d{1,15}$/.test(input.to) ? Number(input.to) : undefined;
   return write(async (u) => {
     const to =
@@ -49,11 +52,15 @@ export async function sendMessage(from: { agentId: number; goalId: number }, inp
         hint: "You can only message agents of your own goal; call list_peers(scope='all') to see them.",
       });
     }
-    if (to.status === "terminated" || Boolean(to.terminateConsumed)) {
-      throw new DomainError("recipient_terminated", `Agent ${input.to} has terminated; its inbox is closed.`, {
-        details: { to: input.to },
-        hint: "Do not spawn a replacement on your own: escalate to your own leader.",
-      });
+    if (to.status === "terminated" || to.terminateConsumed) {
+      throw new DomainError(
+        "recipient_terminated",
+        `Agent ${input.to} has terminated; its inbox is closed.`,
+        {
+          details: { to: input.to },
+          hint: "Do not spawn a replacement on your own: escalate to your own leader.",
+        },
+      );
     }
     const pending = await u.sql.get<{ n: number }>(
       `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,

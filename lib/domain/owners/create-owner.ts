@@ -4,7 +4,10 @@ import { read, write } from "@/lib/db";
 import { DomainError } from "@/lib/errors";
 
 export const ownerInput = z.strictObject({
-  email: z.email().max(254).transform((e) => e.toLowerCase()),
+  email: z
+    .email()
+    .max(254)
+    .transform((e) => e.toLowerCase()),
   password: z.string().min(8, "password must have at least 8 characters").max(200),
   name: z.string().trim().max(100).optional(),
 });
@@ -21,7 +24,9 @@ export async function createOwner(input: z.input<typeof ownerInput>, opts: { fir
       throw new DomainError("setup_done", "An owner already exists; sign in instead.", { status: 409 });
     }
     if (await db.user.findUnique({ where: { email: data.email } })) {
-      throw new DomainError("email_taken", `An owner with email ${data.email} already exists.`, { status: 409 });
+      throw new DomainError("email_taken", `An owner with email ${data.email} already exists.`, {
+        status: 409,
+      });
     }
     const user = await db.user.create({ data: { email: data.email, name: data.name ?? null, passwordHash } });
     return { id: user.id, email: user.email };

@@ -9,7 +9,9 @@ export const tokenInput = z.strictObject({ name: z.string().trim().min(1).max(10
 export async function createToken(userId: number, input: z.input<typeof tokenInput>) {
   const { name } = tokenInput.parse(input);
   const { secret, hash, display } = newSecret(OWNER_TOKEN_PREFIX);
-  const row = await write(({ db }) => db.personalToken.create({ data: { userId, name, hash, prefix: display } }));
+  const row = await write(({ db }) =>
+    db.personalToken.create({ data: { userId, name, hash, prefix: display } }),
+  );
   return { id: row.id, name, token: secret };
 }
 

@@ -19,6 +19,11 @@ export const whoamiTool = defineTool({
   }),
   handler: async ({ caller }) =>
     caller.kind === "agent"
-      ? { kind: "agent" as const, agent_id: String(caller.agentId), name: caller.name, goal_id: caller.goalId }
+      ? {
+          kind: "agent" as const,
+          agent_id: String(caller.agentId),
+          name: caller.name,
+          goal_id: caller.goalId,
+        }
       : { kind: "owner" as const, user_id: caller.userId, email: caller.email },
 });

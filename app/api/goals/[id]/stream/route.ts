@@ -44,7 +44,8 @@ export const GET = ownerRoute<{ id: string }>(async ({ owner, req, params }) => 
             send(": keep-alive\n\n");
             continue;
           }
-          for (const m of batch.messages) send(`event: message\nid: m${m.id}\ndata: ${JSON.stringify(m)}\n\n`);
+          for (const m of batch.messages)
+            send(`event: message\nid: m${m.id}\ndata: ${JSON.stringify(m)}\n\n`);
           for (const e of batch.events) send(`event: event\nid: e${e.seq}\ndata: ${JSON.stringify(e)}\n\n`);
           afterMessage = batch.messages.at(-1)?.id ?? afterMessage;
           afterEvent = batch.events.at(-1)?.seq ?? afterEvent;
@@ -62,6 +63,10 @@ export const GET = ownerRoute<{ id: string }>(async ({ owner, req, params }) => 
     },
   });
   return new Response(stream, {
-    headers: { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive" },
+    headers: {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-cache, no-transform",
+      Connection: "keep-alive",
+    },
   });
 });
