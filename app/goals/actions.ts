@@ -1,8 +1,8 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { requireOwner } from "@/components/auth/require-owner";
-import { type FormState, failure, formValues } from "@/components/forms/form-state";
+import { requireOwner } from "@/lib/auth/require-owner";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createGoal } from "@/lib/domain/goals/create-goal";
 
 const FIELDS = ["title", "description", "budget_dollars_cents", "budget_tokens", "max_spawn_depth"] as const;

@@ -1,5 +1,5 @@
 // Goals: the owner's goals, most recently active first, and the form to start a new one.
-import { requireOwner } from "@/components/auth/require-owner";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { GoalList } from "@/components/goals/goal-list";
 import { NewGoalForm } from "@/components/goals/new-goal-form";
 import { Panel } from "@/components/ui/panel";

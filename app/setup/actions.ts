@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { type FormState, failure, formValues } from "@/components/forms/form-state";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createOwner } from "@/lib/domain/owners/create-owner";
 import { isDomainError } from "@/lib/errors";
 

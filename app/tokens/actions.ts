@@ -1,8 +1,8 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { requireOwner } from "@/components/auth/require-owner";
-import { type FormState, failure, formValues } from "@/components/forms/form-state";
+import { requireOwner } from "@/lib/auth/require-owner";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createToken, revokeToken } from "@/lib/domain/tokens/tokens";
 
 export type CreateTokenState = FormState & { token?: { name: string; secret: string } };

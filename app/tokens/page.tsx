@@ -1,5 +1,5 @@
 // Personal access tokens: create one (shown once), see when each was used, revoke.
-import { requireOwner } from "@/components/auth/require-owner";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { CreateTokenForm } from "@/components/tokens/create-token-form";
 import { TokenTable } from "@/components/tokens/token-table";
 import { Panel } from "@/components/ui/panel";

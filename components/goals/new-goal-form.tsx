@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import { createGoalAction } from "@/app/goals/actions";
-import type { FormState } from "@/components/forms/form-state";
+import type { FormState } from "@/lib/http/form-state";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, inputClass } from "@/components/ui/field";
 

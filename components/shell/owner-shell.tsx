@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { requireOwner } from "@/components/auth/require-owner";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { NavLink } from "./nav-link";
 

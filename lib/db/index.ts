@@ -180,6 +180,17 @@ export async function read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T> {
   return serialized(s, () => fn({ db: s.client, sql: rawSql }));
 }
 
+/** Run `fn` again (up to `attempts` times in all) when it fails on a unique constraint (Prisma P2002). */
+export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts = 20): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (i >= attempts || (e as { code?: string }).code !== "P2002") throw e;
+    }
+  }
+}
+
 /** Close the connection (CLI and tests). */
 export async function disconnect(): Promise<void> {
   const pending = g.__switchboardDb;

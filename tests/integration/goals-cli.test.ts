@@ -61,6 +61,21 @@ test("create_goal: draft goal, #goal-<slug> channel with -2, -3 on collisions, c
   );
 });
 
+test("concurrent create_goal calls with one title get distinct slugs, none fails", async () => {
+  const owner = await mcpClient(server.url, await server.ownerToken());
+  const results = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      owner.callTool({
+        name: "create_goal",
+        arguments: { title: "Race me", description: "Six goals with one title." },
+      }),
+    ),
+  );
+  assert.deepEqual(results.map(errorCode), Array(6).fill(undefined));
+  const slugs = results.map((r) => sc<Created>(r).slug).sort();
+  assert.deepEqual(slugs, ["race-me", "race-me-2", "race-me-3", "race-me-4", "race-me-5", "race-me-6"]);
+});
+
 test("create_goal validation: bounds of the contract, unknown template, nothing created", async () => {
   const owner = await mcpClient(server.url, await server.ownerToken());
   const bad = [

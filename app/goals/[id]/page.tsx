@@ -1,6 +1,6 @@
 // Goal page: header, agents with their keys, and the live message feed and event timeline.
 import { notFound } from "next/navigation";
-import { requireOwner } from "@/components/auth/require-owner";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";

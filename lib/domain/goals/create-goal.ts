@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { write } from "@/lib/db";
+import { retryOnUniqueViolation, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError } from "@/lib/errors";
@@ -68,6 +68,17 @@ export async function createGoal(ownerId: number, input: z.input<typeof createGo
     );
   }
   const base = slugify(data.title);
+  // On PostgreSQL two goals of the same title can race for one slug; the unique index decides and the
+  // loser picks the next free slug. (SQLite serializes writers, so it never retries.)
+  return retryOnUniqueViolation(() => insertGoal(ownerId, data, template, base));
+}
+
+async function insertGoal(
+  ownerId: number,
+  data: z.output<typeof createGoalInput>,
+  template: { role: string; skill: string; name: string },
+  base: string,
+) {
   return write(async (u) => {
     const { db } = u;
     const taken = await db.goal.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } });
