@@ -2,8 +2,8 @@
 
 import { redirect } from "next/navigation";
 import { requireOwner } from "@/lib/auth/require-owner";
-import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createGoal } from "@/lib/domain/goals/create-goal";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 
 const FIELDS = ["title", "description", "budget_dollars_cents", "budget_tokens", "max_spawn_depth"] as const;
 

@@ -1,8 +1,9 @@
 // Goals: the owner's goals, most recently active first, and the form to start a new one.
-import { requireOwner } from "@/lib/auth/require-owner";
+
 import { GoalList } from "@/components/goals/goal-list";
 import { NewGoalForm } from "@/components/goals/new-goal-form";
 import { Panel } from "@/components/ui/panel";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoals } from "@/lib/domain/goals/queries";
 
 export default async function GoalsPage() {

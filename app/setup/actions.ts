@@ -1,9 +1,9 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createOwner } from "@/lib/domain/owners/create-owner";
 import { isDomainError } from "@/lib/errors";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 
 export type SetupState = FormState & { created?: boolean };
 

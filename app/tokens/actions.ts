@@ -2,8 +2,8 @@
 
 import { revalidatePath } from "next/cache";
 import { requireOwner } from "@/lib/auth/require-owner";
-import { type FormState, failure, formValues } from "@/lib/http/form-state";
 import { createToken, revokeToken } from "@/lib/domain/tokens/tokens";
+import { type FormState, failure, formValues } from "@/lib/http/form-state";
 
 export type CreateTokenState = FormState & { token?: { name: string; secret: string } };
 

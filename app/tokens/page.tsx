@@ -1,8 +1,9 @@
 // Personal access tokens: create one (shown once), see when each was used, revoke.
-import { requireOwner } from "@/lib/auth/require-owner";
+
 import { CreateTokenForm } from "@/components/tokens/create-token-form";
 import { TokenTable } from "@/components/tokens/token-table";
 import { Panel } from "@/components/ui/panel";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { listTokens } from "@/lib/domain/tokens/tokens";
 
 export default async function TokensPage() {

@@ -2,9 +2,9 @@
 
 import { useActionState } from "react";
 import { createGoalAction } from "@/app/goals/actions";
-import type { FormState } from "@/lib/http/form-state";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, inputClass } from "@/components/ui/field";
+import type { FormState } from "@/lib/http/form-state";
 
 export function NewGoalForm() {
   const [state, action, pending] = useActionState<FormState, FormData>(createGoalAction, {});

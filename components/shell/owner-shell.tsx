@@ -1,7 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { requireOwner } from "@/lib/auth/require-owner";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { NavLink } from "./nav-link";
 
 /** The signed-in frame: top navigation and the page body. Redirects to /signin without a session. */

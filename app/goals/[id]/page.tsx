@@ -1,9 +1,9 @@
 // Goal page: header, agents with their keys, and the live message feed and event timeline.
 import { notFound } from "next/navigation";
-import { requireOwner } from "@/lib/auth/require-owner";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
+import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
 import { getOwnedGoal } from "@/lib/domain/goals/queries";
