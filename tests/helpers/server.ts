@@ -123,7 +123,10 @@ export async function startServer(
         if (r.ok) return;
       } catch {}
       if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-      if (Date.now() > deadline) throw new Error(`server did not start: ${stderr}`);
+      if (Date.now() > deadline) {
+        child.kill("SIGKILL");
+        throw new Error(`server did not start: ${stderr.slice(-4000)}`);
+      }
       await new Promise((r) => setTimeout(r, 100));
     }
   };
