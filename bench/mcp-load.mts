@@ -1,5 +1,5 @@
 // MCP load benchmark: N agents with their own keys and SDK clients against a real `next start` server.
-//   npm run build && npm run bench -- [--agents 50] [--seconds 15] [--warmup 3] [--rounds 20]
+//   npm run build && npm run bench -- [--agents 50] [--seconds 15] [--warmup 5] [--rounds 20]
 //   npm run bench -- --url http://127.0.0.1:3000 --keys keys.txt   (an already running server; one agent key a line)
 // Phase 1: whoami closed loop (the ceiling). Phase 2: send_message (ring i -> i+1) + read_inbox(ack) closed
 // loop, then every inbox is drained and delivery checked. Phase 3: wake latency of a waiting read_inbox.
@@ -15,7 +15,7 @@ const { values: opt } = parseArgs({
   options: {
     agents: { type: "string", default: "50" },
     seconds: { type: "string", default: "15" },
-    warmup: { type: "string", default: "3" },
+    warmup: { type: "string", default: "5" },
     rounds: { type: "string", default: "20" },
     url: { type: "string" },
     keys: { type: "string" },
@@ -85,7 +85,11 @@ function cpuSeconds(rootPid?: number): { client: number; server: number; machine
   return { client: (u.user + u.system) / 1e6, server: rootPid ? ticks(rootPid) / 100 : 0, machine };
 }
 
-/** Run `body` per agent in a closed loop: WARMUP seconds unrecorded, then SECONDS recorded. */
+/**
+ * Run `body` per agent in a closed loop: WARMUP seconds unrecorded, then SECONDS recorded. A call is recorded
+ * when it starts inside the window: the warm-up absorbs the opening of the connections (under load the server
+ * accepts about one new connection per event-loop turn, so a burst of fresh connections waits seconds).
+ */
 async function closedLoop(
   agents: Agent[],
   body: (a: Agent, i: number, rec: Recorder) => Promise<void>,
@@ -93,19 +97,26 @@ async function closedLoop(
 ) {
   const lat = new Map<string, number[]>();
   const errors: string[] = [];
+  const warmup = { calls: 0, errors: 0, max_ms: 0 };
   let recording = false;
   const rec: Recorder = async (tool, fn) => {
+    const counted = recording;
     const t0 = performance.now();
     try {
       const r = await fn();
-      if (recording) {
+      const ms = performance.now() - t0;
+      if (counted) {
         const l = lat.get(tool) ?? [];
-        l.push(performance.now() - t0);
+        l.push(ms);
         lat.set(tool, l);
+      } else {
+        warmup.calls++;
+        warmup.max_ms = Math.max(warmup.max_ms, round(ms));
       }
       return r;
     } catch (e) {
-      if (recording) errors.push(`${tool}: ${(e as Error).message}`);
+      if (counted) errors.push(`${tool}: ${(e as Error).message}`);
+      else warmup.errors++;
       return undefined;
     }
   };
@@ -124,21 +135,23 @@ async function closedLoop(
   recording = false;
   const cpu1 = cpuSeconds(serverPid);
   const calls = [...lat.values()].reduce((n, l) => n + l.length, 0) + errors.length;
+  const server = cpu1.server - cpu0.server; // 0 against --url: the server then counts as "other"
+  const client = cpu1.client - cpu0.client;
   return {
     seconds: round(elapsed, 2),
     calls,
     calls_per_s: round(calls / elapsed),
     errors: errors.length,
     error_samples: [...new Set(errors)].slice(0, 5),
+    warmup,
     latency_ms: Object.fromEntries([...lat].map(([k, v]) => [k, summary(v)])),
     cpu_pct: {
-      server: round((100 * (cpu1.server - cpu0.server)) / elapsed),
-      client: round((100 * (cpu1.client - cpu0.client)) / elapsed),
-      other: round(
-        (100 * (cpu1.machine - cpu0.machine - (cpu1.server - cpu0.server) - (cpu1.client - cpu0.client))) /
-          elapsed,
-      ),
+      server: serverPid ? round((100 * server) / elapsed) : null,
+      client: round((100 * client) / elapsed),
+      other: round((100 * (cpu1.machine - cpu0.machine - server - client)) / elapsed),
     },
+    // Server CPU per call: unlike calls/s, hardly affected by other processes competing for the cores.
+    server_cpu_ms_per_call: serverPid ? round((1000 * server) / calls, 2) : null,
   };
 }
 type Recorder = <T>(tool: string, fn: () => Promise<T>) => Promise<T | undefined>;
@@ -305,15 +318,19 @@ async function main() {
     console.error(`bench: time limit of ${limitMs / 1000} s exceeded`);
     void stop().finally(() => process.exit(2));
   }, limitMs);
-  process.once("SIGINT", () => void stop().finally(() => process.exit(130)));
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    process.once(sig, () => void stop().finally(() => process.exit(130)));
+  }
   try {
     const t = Date.now();
     if (opt.url) {
       if (!opt.keys) throw new Error("--url needs --keys <file with one agent key a line>");
       agents = await setupRemote(opt.url, opt.keys);
     } else {
+      // Node 20 refuses --cpu-prof in NODE_OPTIONS: profile through a preload instead (bench/cpu-prof.cjs).
+      const preload = `${process.env.NODE_OPTIONS ?? ""} --require ${path.join(import.meta.dirname, "cpu-prof.cjs")}`;
       const env: Record<string, string> = profDir
-        ? { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profDir}` }
+        ? { NODE_OPTIONS: preload.trim(), CPU_PROF_DIR: profDir }
         : {};
       server = await startServer({ provider: "sqlite", env });
       pid = serverPid();
@@ -329,7 +346,10 @@ async function main() {
     const wake = phases.has("wake") ? await wakePhase(agents) : undefined;
     const ratio = whoami && messaging ? round(messaging.calls_per_s / whoami.calls_per_s, 2) : undefined;
     const p99s = Object.values(messaging?.latency_ms ?? {}).map((l) => l.p99);
-    const errors = (whoami?.errors ?? 0) + (messaging?.errors ?? 0) + (wake?.errors ?? 0);
+    const errors =
+      (whoami ? whoami.errors + whoami.warmup.errors : 0) +
+      (messaging ? messaging.errors + messaging.warmup.errors : 0) +
+      (wake?.errors ?? 0);
     const verdicts: Record<string, boolean> = {
       [`zero errors, nothing lost (${errors} errors, ${messaging?.delivery.missing ?? 0} missing)`]:
         errors + (messaging?.delivery.missing ?? 0) === 0,
@@ -391,7 +411,9 @@ type Phase = {
   calls_per_s: number;
   errors: number;
   error_samples: string[];
-  cpu_pct: { server: number; client: number; other: number };
+  cpu_pct: { server: number | null; client: number; other: number };
+  server_cpu_ms_per_call: number | null;
+  warmup: { calls: number; errors: number; max_ms: number };
 };
 type Latency = { n: number; p50: number; p99: number; max: number };
 
@@ -402,15 +424,38 @@ function printTable(r: {
   verdicts: Record<string, boolean>;
 }) {
   const rows: (string | number)[][] = [
-    ["phase", "tool", "calls/s", "n", "p50 ms", "p99 ms", "max ms", "errors", "cpu % server/bench/other"],
+    [
+      "phase",
+      "tool",
+      "calls/s",
+      "n",
+      "p50 ms",
+      "p99 ms",
+      "max ms",
+      "errors",
+      "cpu % server/bench/other",
+      "server cpu ms/call",
+    ],
   ];
   for (const [name, ph] of [
     ["whoami", r.whoami],
     ["messaging", r.messaging],
   ] as const) {
     for (const [tool, l] of Object.entries(ph?.latency_ms ?? {})) {
-      const cpu = ph ? `${ph.cpu_pct.server}/${ph.cpu_pct.client}/${ph.cpu_pct.other}` : "";
-      rows.push([name, tool, ph?.calls_per_s ?? "", l.n, l.p50, l.p99, l.max, ph?.errors ?? "", cpu]);
+      const cpu = ph ? `${ph.cpu_pct.server ?? "n/a"}/${ph.cpu_pct.client}/${ph.cpu_pct.other}` : "";
+      const perCall = ph?.server_cpu_ms_per_call ?? "n/a";
+      rows.push([
+        name,
+        tool,
+        ph?.calls_per_s ?? "",
+        l.n,
+        l.p50,
+        l.p99,
+        l.max,
+        ph?.errors ?? "",
+        cpu,
+        perCall,
+      ]);
     }
   }
   const w = r.wake;
@@ -420,11 +465,20 @@ function printTable(r: {
       ["send->created", w.send_to_created_ms],
       ["created->woken", w.created_to_receipt_ms],
     ] as const) {
-      rows.push(["wake", part, "", l.n, l.p50, l.p99, l.max, w.errors, ""]);
+      rows.push(["wake", part, "", l.n, l.p50, l.p99, l.max, w.errors, "", ""]);
     }
   }
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => String(row[c]).length))) ?? [];
   for (const row of rows) console.log(row.map((v, c) => String(v).padEnd(widths[c] ?? 0)).join("  "));
+  for (const [name, ph] of [
+    ["whoami", r.whoami],
+    ["messaging", r.messaging],
+  ] as const) {
+    if (ph)
+      console.log(
+        `${name} warm-up: ${ph.warmup.calls} calls, ${ph.warmup.errors} errors, slowest ${ph.warmup.max_ms} ms`,
+      );
+  }
   const d = r.messaging?.delivery;
   if (d)
     console.log(

@@ -104,7 +104,16 @@ export async function startServer(
   const boot = async () => {
     child = spawn(
       process.execPath,
-      [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"],
+      [
+        path.join(ROOT, "node_modules/next/dist/bin/next"),
+        "start",
+        "-p",
+        String(port),
+        "-H",
+        "127.0.0.1",
+        "--keepAliveTimeout",
+        "65000",
+      ],
       {
         cwd: ROOT,
         env,
