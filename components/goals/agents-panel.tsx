@@ -6,6 +6,7 @@ import { StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
+import { TableHead } from "@/components/ui/table-head";
 import type { listGoalAgents } from "@/lib/domain/agents/agents";
 import { AgentKeyNotice } from "./agent-key-notice";
 
@@ -43,15 +44,7 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       ) : null}
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              {["ID", "Name", "Role", "Leader", "Depth", "Status", "Active keys", ""].map((h) => (
-                <th key={h} className="px-5 py-2 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <TableHead columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Active keys", ""]} />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
               <tr key={a.agent_id} data-testid={`agent-${a.agent_id}`}>

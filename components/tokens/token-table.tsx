@@ -2,6 +2,7 @@ import { revokeTokenAction } from "@/app/tokens/actions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { LocalTime } from "@/components/ui/local-time";
+import { TableHead } from "@/components/ui/table-head";
 import type { listTokens } from "@/lib/domain/tokens/tokens";
 
 type Token = Awaited<ReturnType<typeof listTokens>>[number];
@@ -12,15 +13,7 @@ export function TokenTable({ tokens }: { tokens: Token[] }) {
   }
   return (
     <table className="min-w-full text-sm">
-      <thead className="text-left text-xs text-slate-500">
-        <tr>
-          {["Name", "Prefix", "Created", "Last used", "Status", ""].map((h) => (
-            <th key={h} className="px-5 py-2 font-medium">
-              {h}
-            </th>
-          ))}
-        </tr>
-      </thead>
+      <TableHead columns={["Name", "Prefix", "Created", "Last used", "Status", ""]} />
       <tbody className="divide-y divide-slate-100">
         {tokens.map((t) => (
           <tr key={t.id} data-testid={`token-${t.id}`}>

@@ -1,5 +1,5 @@
 import { read } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { notFound } from "@/lib/errors";
 
 /** `GET /api/goals` rows, as the goals contract shapes them. An owner sees only their own goals. */
@@ -84,8 +84,7 @@ export async function listGoalMessages(goalId: number, after = 0, limit = 200): 
   return rows.map((r) => ({
     id: Number(r.id),
     message_id: r.uid,
-    from:
-      r.senderKind === "agent" ? String(r.senderAgentId) : r.senderKind === "user" ? USER_SENTINEL : "system",
+    from: senderLabel(r.senderKind, r.senderAgentId),
     from_name: r.fromName,
     to: r.recipientAgentId === null ? null : String(r.recipientAgentId),
     to_name: r.toName,

@@ -1,8 +1,15 @@
 import type { Unit } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { uuid } from "@/lib/ids";
 
 /** Who a message is from: an agent, the owner (`user`), or Switchboard itself (`system`). */
 export type Sender = { kind: "agent"; agentId: number } | { kind: "user" } | { kind: "system" };
+
+/** How a stored sender reads in tool output: an agent id, `__user__` for the owner, or `system`. */
+export function senderLabel(senderKind: string, senderAgentId: number | null): string {
+  if (senderKind === "agent") return String(senderAgentId);
+  return senderKind === "user" ? USER_SENTINEL : "system";
+}
 
 export type NewMessage = {
   goalId: number | null;

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { env } from "@/lib/env";
 
 export const readInboxInput = z.strictObject({
@@ -134,8 +134,7 @@ export async function readInbox(
   const messages = result.batch.map((r) => ({
     message_id: r.uid,
     seq: Number(r.id),
-    from:
-      r.senderKind === "agent" ? String(r.senderAgentId) : r.senderKind === "user" ? USER_SENTINEL : "system",
+    from: senderLabel(r.senderKind, r.senderAgentId),
     from_name: r.fromName,
     kind: r.kind,
     content: r.content,
