@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import pg from "pg";
 
 /**
- * Test harness: a real `next start` server (the production build in .next) on a free port, with its own
+ * Test harness: the real production server (`bin/server.mjs`: Next's build in .next plus the /mcp fast path) on a free port, with its own
  * database: a fresh SQLite file, or a fresh PostgreSQL database when `TEST_DATABASE=postgres`.
  * Run `npm run build` first (the test script does).
  */
@@ -94,6 +94,7 @@ export async function startServer(
     DATABASE_URL: db.url,
     SWITCHBOARD_DATA_DIR: shared?.env.SWITCHBOARD_DATA_DIR ?? path.join(db.dir, "data"),
     PORT: String(port),
+    HOSTNAME: "127.0.0.1",
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
@@ -102,24 +103,11 @@ export async function startServer(
   let child: ChildProcess | undefined;
   const url = `http://127.0.0.1:${port}`;
   const boot = async () => {
-    child = spawn(
-      process.execPath,
-      [
-        path.join(ROOT, "node_modules/next/dist/bin/next"),
-        "start",
-        "-p",
-        String(port),
-        "-H",
-        "127.0.0.1",
-        "--keepAliveTimeout",
-        "65000",
-      ],
-      {
-        cwd: ROOT,
-        env,
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
+    child = spawn(process.execPath, [path.join(ROOT, "bin/server.mjs")], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "ignore", "pipe"],
+    });
     let stderr = "";
     child.stderr?.on("data", (d) => {
       stderr += String(d);

@@ -1,0 +1,64 @@
+// The MCP endpoint's request handler (Streamable HTTP, stateless): Origin check, credential, the
+// caller's server from the registry, the SDK's web-standard transport. Served by app/mcp/route.ts and by
+// the fast path of server/main.ts.
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
+import { env } from "@/lib/env";
+import { originAllowed } from "@/lib/http/origin";
+import { buildServer } from "./server";
+
+const jsonError = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+  Response.json(
+    { jsonrpc: "2.0", error: { code: -32000, message, data: { code } }, id: null },
+    { status, headers },
+  );
+
+export async function handleMcpRequest(req: Request): Promise<Response> {
+  if (!originAllowed(req)) return jsonError(403, "origin_not_allowed", "Origin not allowed");
+  const secret = bearerFrom(req.headers.get("authorization"));
+  const caller = secret ? await authenticateBearer(secret) : undefined;
+  if (!caller) {
+    return jsonError(401, "unauthorized", "A valid agent API key or owner token is required", {
+      "WWW-Authenticate": `Bearer realm="switchboard"${secret ? ', error="invalid_token"' : ""}`,
+    });
+  }
+  let parsedBody: unknown;
+  if (req.method === "POST") {
+    const cap = env().SWITCHBOARD_MAX_BODY_BYTES;
+    if (Number(req.headers.get("content-length") ?? 0) > cap) return tooLarge(cap);
+    const text = await req.text();
+    if (Buffer.byteLength(text) > cap) return tooLarge(cap);
+    try {
+      parsedBody = JSON.parse(text);
+    } catch {
+      return Response.json(
+        { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null },
+        { status: 400 },
+      );
+    }
+  }
+  // A plain JSON reply is cheaper for both sides than an SSE stream; stream only when the client asked for
+  // progress notifications (a long-poll that reports while it waits).
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !wantsProgress(parsedBody),
+  });
+  await buildServer(caller).connect(transport);
+  return transport.handleRequest(req, {
+    parsedBody,
+    authInfo: { token: "", clientId: caller.kind, scopes: [], extra: { caller } },
+  });
+}
+
+const tooLarge = (cap: number) =>
+  jsonError(413, "payload_too_large", `Payload Too Large: Request body must not exceed ${cap} bytes`);
+
+/** True when any JSON-RPC message of the body carries a progress token. */
+function wantsProgress(body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  return messages.some(
+    (m) =>
+      (m as { params?: { _meta?: { progressToken?: unknown } } } | null)?.params?._meta?.progressToken !==
+      undefined,
+  );
+}
