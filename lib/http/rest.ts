@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
-import { env } from "@/lib/env";
 import { DomainError, forbidden } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { zodToDomain } from "@/lib/mcp/server";
+import { cappedText } from "./body";
 import { originAllowed } from "./origin";
 
 export type Owner = { userId: number; email: string };
@@ -25,10 +25,9 @@ export async function requestOwner(req: Request): Promise<Owner | undefined> {
 
 /** Read a JSON body, refusing one over the size cap. */
 export async function jsonBody(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (Buffer.byteLength(text) > env().SWITCHBOARD_MAX_BODY_BYTES) {
+  const text = await cappedText(req);
+  if (text === undefined)
     throw new DomainError("payload_too_large", "Request body too large", { status: 413 });
-  }
   try {
     return text ? JSON.parse(text) : {};
   } catch {

@@ -4,6 +4,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { env } from "@/lib/env";
+import { cappedText } from "@/lib/http/body";
 import { originAllowed } from "@/lib/http/origin";
 import { buildServer } from "./server";
 
@@ -24,10 +25,15 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   }
   let parsedBody: unknown;
   if (req.method === "POST") {
-    const cap = env().SWITCHBOARD_MAX_BODY_BYTES;
-    if (Number(req.headers.get("content-length") ?? 0) > cap) return tooLarge(cap);
-    const text = await req.text();
-    if (Buffer.byteLength(text) > cap) return tooLarge(cap);
+    const text = await cappedText(req);
+    if (text === undefined) {
+      const cap = env().SWITCHBOARD_MAX_BODY_BYTES;
+      return jsonError(
+        413,
+        "payload_too_large",
+        `Payload Too Large: Request body must not exceed ${cap} bytes`,
+      );
+    }
     try {
       parsedBody = JSON.parse(text);
     } catch {
@@ -49,9 +55,6 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
     authInfo: { token: "", clientId: caller.kind, scopes: [], extra: { caller } },
   });
 }
-
-const tooLarge = (cap: number) =>
-  jsonError(413, "payload_too_large", `Payload Too Large: Request body must not exceed ${cap} bytes`);
 
 /** True when any JSON-RPC message of the body carries a progress token. */
 function wantsProgress(body: unknown): boolean {
