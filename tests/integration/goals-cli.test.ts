@@ -118,6 +118,9 @@ test("REST: POST /api/goals creates, 422 on bad input; another owner's goal and 
   const invalid = await post(alice, { title: "x" });
   assert.equal(invalid.status, 422);
   assert.equal(((await invalid.json()) as { error: { code: string } }).error.code, "invalid_input");
+  const huge = await post(alice, { title: "Huge goal", description: "x".repeat(1_100_000) });
+  assert.equal(huge.status, 413);
+  assert.equal(((await huge.json()) as { error: { code: string } }).error.code, "payload_too_large");
 
   const events = await fetch(`${server.url}/api/goals/${goal.goal_id}/events?after=0`, {
     headers: { authorization: `Bearer ${alice}` },
@@ -195,18 +198,26 @@ test("CLI: results alone on stdout, messages on stderr, non-zero exit on error",
   assert.match(agent.api_key, /^sb_agent_[A-Za-z0-9_-]{43}$/);
   const key = await cli("agent", "key", String(agent.agent_id));
   assert.match(key.stdout, /^sb_agent_[A-Za-z0-9_-]{43}\n$/);
-  for (const args of [
-    ["agent", "create", "--goal", "999999", "--name", "x"],
-    ["owner", "create", "--email", "carol@example.com", "--password", "long-password-1"],
-    ["goal", "create", "--email", "nobody@example.com", "--title", "t", "--description", "d"],
-    ["agent", "key", "abc"],
-  ]) {
+  const failures: [string[], RegExp][] = [
+    [["agent", "create", "--goal", "999999", "--name", "x"], /error: not_found/],
+    [["agent", "create", "--goal", String(goal.goal_id), "--name", "eng"], /error: name_taken/],
+    [
+      ["owner", "create", "--email", "carol@example.com", "--password", "long-password-1"],
+      /error: email_taken/,
+    ],
+    [
+      ["goal", "create", "--email", "nobody@example.com", "--title", "t", "--description", "d"],
+      /error: not_found/,
+    ],
+    [["agent", "key", "abc"], /error: .*positive integer/],
+  ];
+  for (const [args, expected] of failures) {
     await assert.rejects(
       cli(...args),
       (e: { code: number; stdout: string; stderr: string }) => {
         assert.notEqual(e.code, 0);
         assert.equal(e.stdout, "");
-        assert.match(e.stderr, /error/);
+        assert.match(e.stderr, expected);
         return true;
       },
       args.join(" "),
