@@ -1,35 +1,52 @@
 // The production server: one Node HTTP server that answers /mcp directly (the agents' hot path skips
 // Next.js's request pipeline, about half of a call's CPU) and hands every other request to Next.
 import http from "node:http";
-import { Readable } from "node:stream";
 import next from "next";
+import { env } from "@/lib/env";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
 
-/** Node request → web Request, web Response → Node response. */
-async function serveWeb(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
-  handler: (r: Request) => Promise<Response>,
-) {
+/** The request body as text, or null once it exceeds `cap` bytes (the rest is drained unread). */
+function readBody(req: http.IncomingMessage, cap: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    if (Number(req.headers["content-length"] ?? 0) > cap) {
+      req.resume();
+      return resolve(null);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= cap) chunks.push(chunk);
+    });
+    req.on("end", () => resolve(size > cap ? null : Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+/**
+ * /mcp: Node request → web Request (the body read here, so no web stream is built for it), web Response →
+ * Node response. The request's signal aborts only when the client goes away before the reply is complete.
+ */
+async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse) {
   const controller = new AbortController();
-  res.on("close", () => controller.abort());
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const headers = new Headers();
   for (const [k, v] of Object.entries(req.headers)) {
     if (Array.isArray(v)) for (const one of v) headers.append(k, one);
     else if (v !== undefined) headers.set(k, v);
   }
-  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const body = req.method === "POST" ? await readBody(req, env().SWITCHBOARD_MAX_BODY_BYTES) : undefined;
   const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
     method: req.method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
-    duplex: "half",
     signal: controller.signal,
-  } as RequestInit);
-  const response = await handler(request);
+  });
+  const response = await handleMcpRequest(request, body);
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   const reader = response.body.getReader();
@@ -48,7 +65,7 @@ const nextHandler = app.getRequestHandler();
 const server = http.createServer((req, res) => {
   const path = req.url?.split("?")[0];
   if (path === "/mcp") {
-    serveWeb(req, res, handleMcpRequest).catch(() => {
+    serveMcp(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
@@ -60,3 +77,6 @@ server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () =>
   process.stderr.write(`switchboard: listening on http://${hostname}:${port}\n`),
 );
+
+// Stop cleanly on SIGTERM/SIGINT (process managers, Ctrl-C): exit handlers run, open requests are cut.
+for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(0));

@@ -3,4 +3,6 @@ import { handleMcpRequest } from "@/lib/mcp/http";
 
 export const dynamic = "force-dynamic";
 
-export { handleMcpRequest as DELETE, handleMcpRequest as GET, handleMcpRequest as POST };
+const handler = (req: Request) => handleMcpRequest(req);
+
+export { handler as DELETE, handler as GET, handler as POST };

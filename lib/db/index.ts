@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { performance } from "node:perf_hooks";
 import type BetterSqlite3 from "better-sqlite3";
 import { emitLocal, PG_CHANNEL } from "@/lib/bus";
 import { env, isPostgres } from "@/lib/env";
@@ -17,9 +18,10 @@ import { migrate, sqliteFile } from "./migrate";
  *
  * SQLite: Prisma's better-sqlite3 adapter has ONE connection, and an interactive transaction holds it
  * across awaits, so a query from another request would run inside that transaction and vanish with its
- * rollback (ENVIRONMENT.md). We design that out: every unit of work of this process takes one async
- * lock, and a write unit wraps itself in `BEGIN IMMEDIATE … COMMIT` on that connection (IMMEDIATE also
- * makes a second process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY).
+ * rollback (ENVIRONMENT.md). We design that out: every unit of work of this process waits its turn in one
+ * queue, and write units run inside `BEGIN IMMEDIATE … COMMIT` on that connection, each in its own
+ * savepoint, several consecutive ones sharing a commit (see `drain`). IMMEDIATE also makes a second
+ * process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY.
  * Consequence: code inside a unit must not start Prisma's own transactions (`$transaction`, nested
  * writes); SQLite refuses them loudly ("cannot start a transaction within a transaction").
  * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
@@ -40,16 +42,32 @@ export type Sql = {
 export type Unit = { db: Db; sql: Sql; notify(topic: string): void };
 export type ReadUnit = Omit<Unit, "notify">;
 
-type State = {
-  client: PrismaClient;
-  /** SQLite only: the adapter's own connection (shared with Prisma) and its SQL runner. */
-  raw?: BetterSqlite3.Database;
-  rawSql?: Sql;
-  /** Tail of this process's SQLite unit-of-work queue. */
-  tail: Promise<unknown>;
+/** A unit of work waiting in this process's SQLite queue. */
+type Job = {
+  write: boolean;
+  run(): Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
 };
 
-const g = globalThis as unknown as { __switchboardDb?: Promise<State> };
+type State = {
+  client: PrismaClient;
+  /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the unit queue. */
+  sqlite?: { raw: BetterSqlite3.Database; sql: Sql; tx: TxStatements; queue: Job[]; draining: boolean };
+};
+
+/**
+ * The door, shared through `globalThis`: `npm start` loads lib/ twice (Next's bundle, and server/main.ts's
+ * /mcp fast path through tsx), and both must use one connection and one queue. The door carries its own
+ * functions, so whichever copy opened it serves both.
+ */
+type Door = {
+  write<T>(fn: (u: Unit) => Promise<T>): Promise<T>;
+  read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T>;
+  disconnect(): Promise<void>;
+};
+
+const g = globalThis as unknown as { __switchboardDoor?: Promise<Door> };
 
 async function open(): Promise<State> {
   const url = env().DATABASE_URL;
@@ -60,7 +78,7 @@ async function open(): Promise<State> {
       import("@prisma/adapter-pg"),
     ]);
     const client = new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
-    return { client: client as unknown as PrismaClient, tail: Promise.resolve() };
+    return { client: client as unknown as PrismaClient };
   }
   const [{ PrismaClient: SqliteClient }, { PrismaBetterSqlite3 }] = await Promise.all([
     import("./generated/sqlite/client"),
@@ -84,22 +102,121 @@ async function open(): Promise<State> {
   const client = new SqliteClient({ adapter: factory });
   await client.$connect();
   if (!raw) throw new Error("sqlite adapter did not expose its connection");
-  return { client, raw, rawSql: sqliteSql(raw), tail: Promise.resolve() };
+  const sqlite = { raw, sql: sqliteSql(raw), tx: txStatements(raw), queue: [], draining: false };
+  return { client, sqlite };
 }
 
-function state(): Promise<State> {
-  g.__switchboardDb ??= open().catch((e) => {
-    g.__switchboardDb = undefined;
-    throw e;
+function door(): Promise<Door> {
+  g.__switchboardDoor ??= open().then(
+    (s) => ({
+      write: (fn) => writeUnit(s, fn),
+      read: (fn) => readUnit(s, fn),
+      disconnect: () => s.client.$disconnect(),
+    }),
+    (e) => {
+      g.__switchboardDoor = undefined;
+      throw e;
+    },
+  );
+  return g.__switchboardDoor;
+}
+
+type TxStatements = Record<"begin" | "commit" | "rollback" | "savepoint" | "release" | "undo", () => void>;
+
+function txStatements(raw: BetterSqlite3.Database): TxStatements {
+  const st = (sql: string) => {
+    const p = raw.prepare(sql);
+    return () => void p.run();
+  };
+  return {
+    begin: st("BEGIN IMMEDIATE"),
+    commit: st("COMMIT"),
+    rollback: st("ROLLBACK"),
+    savepoint: st("SAVEPOINT unit"),
+    release: st("RELEASE unit"),
+    undo: st("ROLLBACK TO unit"),
+  };
+}
+
+/** At most this many write units share one commit, and a batch stops taking new units after this long. */
+const BATCH_UNITS = 32;
+const BATCH_MS = 5;
+
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+async function attempt(fn: () => Promise<unknown>): Promise<Outcome> {
+  try {
+    return { ok: true, value: await fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function settle(job: Job, o: Outcome) {
+  if (o.ok) job.resolve(o.value);
+  else job.reject(o.error);
+}
+
+/**
+ * Run the queued SQLite units one at a time, in order. Consecutive write units are group-committed: one
+ * `BEGIN IMMEDIATE … COMMIT` around several units, each inside its own savepoint, so a failing unit rolls
+ * back only its own writes. No unit is answered before the commit that makes it durable; if that commit
+ * fails, every unit of the batch fails with it (none was acknowledged).
+ */
+async function drain(q: NonNullable<State["sqlite"]>): Promise<void> {
+  q.draining = true;
+  try {
+    for (let job = q.queue.shift(); job; job = q.queue.shift()) {
+      if (!job.write) {
+        settle(job, await attempt(job.run));
+        continue;
+      }
+      try {
+        q.tx.begin();
+      } catch (error) {
+        job.reject(error);
+        continue;
+      }
+      const batch: [Job, Outcome][] = [];
+      const started = performance.now();
+      for (let next: Job | undefined = job; next; ) {
+        q.tx.savepoint();
+        const o = await attempt(next.run);
+        if (!q.raw.inTransaction) {
+          // SQLite gave up the whole transaction (e.g. I/O error): the batch so far is gone, say so.
+          for (const b of batch)
+            if (b[1].ok) b[1] = { ok: false, error: o.ok ? new Error("transaction lost") : o.error };
+          batch.push([next, o.ok ? { ok: false, error: new Error("transaction lost") } : o]);
+          break;
+        }
+        if (!o.ok) q.tx.undo();
+        q.tx.release();
+        batch.push([next, o]);
+        const more =
+          batch.length < BATCH_UNITS && performance.now() - started < BATCH_MS && q.queue[0]?.write;
+        next = more ? q.queue.shift() : undefined;
+      }
+      if (q.raw.inTransaction) {
+        try {
+          q.tx.commit();
+        } catch (error) {
+          if (q.raw.inTransaction) q.tx.rollback();
+          for (const b of batch) if (b[1].ok) b[1] = { ok: false, error };
+        }
+      }
+      for (const [j, o] of batch) settle(j, o);
+    }
+  } finally {
+    q.draining = false;
+  }
+}
+
+/** Queue a unit of work behind every earlier one of this process (SQLite). */
+function enqueue<T>(q: NonNullable<State["sqlite"]>, write: boolean, run: () => Promise<T>): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    q.queue.push({ write, run, resolve: resolve as (v: unknown) => void, reject });
+    if (!q.draining) void drain(q);
   });
-  return g.__switchboardDb;
-}
-
-/** Run `fn` after every earlier SQLite unit of work of this process has finished. */
-function serialized<T>(s: State, fn: () => Promise<T>): Promise<T> {
-  const result = s.tail.then(fn, fn);
-  s.tail = result.catch(() => undefined);
-  return result;
 }
 
 function sqliteParam(p: unknown): unknown {
@@ -144,11 +261,18 @@ function postgresSql(db: Db): Sql {
 }
 
 export async function write<T>(fn: (u: Unit) => Promise<T>): Promise<T> {
-  const s = await state();
+  return (await door()).write(fn);
+}
+
+export async function read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T> {
+  return (await door()).read(fn);
+}
+
+async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>): Promise<T> {
   const topics = new Set<string>();
   const notify = (t: string) => void topics.add(t);
-  const { raw, rawSql } = s;
-  if (!raw || !rawSql) {
+  const q = s.sqlite;
+  if (!q) {
     return s.client.$transaction(
       async (db) => {
         const result = await fn({ db, sql: postgresSql(db), notify });
@@ -158,26 +282,15 @@ export async function write<T>(fn: (u: Unit) => Promise<T>): Promise<T> {
       { maxWait: 10_000, timeout: 30_000 },
     );
   }
-  const result = await serialized(s, async () => {
-    raw.exec("BEGIN IMMEDIATE");
-    try {
-      const r = await fn({ db: s.client, sql: rawSql, notify });
-      raw.exec("COMMIT");
-      return r;
-    } catch (e) {
-      if (raw.inTransaction) raw.exec("ROLLBACK");
-      throw e;
-    }
-  });
+  const result = await enqueue(q, true, () => fn({ db: s.client, sql: q.sql, notify }));
   for (const topic of topics) emitLocal(topic);
   return result;
 }
 
-export async function read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T> {
-  const s = await state();
-  const { rawSql } = s;
-  if (!rawSql) return fn({ db: s.client, sql: postgresSql(s.client) });
-  return serialized(s, () => fn({ db: s.client, sql: rawSql }));
+async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>): Promise<T> {
+  const q = s.sqlite;
+  if (!q) return fn({ db: s.client, sql: postgresSql(s.client) });
+  return enqueue(q, false, () => fn({ db: s.client, sql: q.sql }));
 }
 
 /** Run `fn` again (up to `attempts` times in all) when it fails on a unique constraint (Prisma P2002). */
@@ -193,7 +306,7 @@ export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts =
 
 /** Close the connection (CLI and tests). */
 export async function disconnect(): Promise<void> {
-  const pending = g.__switchboardDb;
-  g.__switchboardDb = undefined;
-  if (pending) await (await pending).client.$disconnect();
+  const pending = g.__switchboardDoor;
+  g.__switchboardDoor = undefined;
+  if (pending) await (await pending).disconnect();
 }

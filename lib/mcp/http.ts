@@ -14,7 +14,11 @@ const jsonError = (status: number, code: string, message: string, headers: Recor
     { status, headers },
   );
 
-export async function handleMcpRequest(req: Request): Promise<Response> {
+/**
+ * `body`: the request body when the caller has already read it (server/main.ts reads it off the socket;
+ * null = over the cap); by default it is read from `req`.
+ */
+export async function handleMcpRequest(req: Request, body?: string | null): Promise<Response> {
   if (!originAllowed(req)) return jsonError(403, "origin_not_allowed", "Origin not allowed");
   const secret = bearerFrom(req.headers.get("authorization"));
   const caller = secret ? await authenticateBearer(secret) : undefined;
@@ -25,8 +29,8 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   }
   let parsedBody: unknown;
   if (req.method === "POST") {
-    const text = await cappedText(req);
-    if (text === undefined) {
+    const text = body === undefined ? await cappedText(req) : body;
+    if (text == null) {
       const cap = env().SWITCHBOARD_MAX_BODY_BYTES;
       return jsonError(
         413,
