@@ -1,6 +1,5 @@
 import fs from "node:fs";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import type BetterSqlite3 from "better-sqlite3";
 import { emitLocal, PG_CHANNEL } from "@/lib/bus";
 import { env, isPostgres } from "@/lib/env";
@@ -19,9 +18,8 @@ import { migrate, sqliteFile } from "./migrate";
  * SQLite: Prisma's better-sqlite3 adapter has ONE connection, and an interactive transaction holds it
  * across awaits, so a query from another request would run inside that transaction and vanish with its
  * rollback (ENVIRONMENT.md). We design that out: every unit of work of this process waits its turn in one
- * queue, and write units run inside `BEGIN IMMEDIATE … COMMIT` on that connection, each in its own
- * savepoint, several consecutive ones sharing a commit (see `drain`). IMMEDIATE also makes a second
- * process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY.
+ * queue, and a write unit wraps itself in `BEGIN IMMEDIATE … COMMIT` on that connection (IMMEDIATE also
+ * makes a second process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY).
  * Consequence: code inside a unit must not start Prisma's own transactions (`$transaction`, nested
  * writes); SQLite refuses them loudly ("cannot start a transaction within a transaction").
  * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
@@ -42,18 +40,10 @@ export type Sql = {
 export type Unit = { db: Db; sql: Sql; notify(topic: string): void };
 export type ReadUnit = Omit<Unit, "notify">;
 
-/** A unit of work waiting in this process's SQLite queue. */
-type Job = {
-  write: boolean;
-  run(): Promise<unknown>;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-};
-
 type State = {
   client: PrismaClient;
-  /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the unit queue. */
-  sqlite?: { raw: BetterSqlite3.Database; sql: Sql; tx: TxStatements; queue: Job[]; draining: boolean };
+  /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
+  sqlite?: { raw: BetterSqlite3.Database; sql: Sql; tx: TxStatements; tail: Promise<unknown> };
 };
 
 /**
@@ -102,7 +92,7 @@ async function open(): Promise<State> {
   const client = new SqliteClient({ adapter: factory });
   await client.$connect();
   if (!raw) throw new Error("sqlite adapter did not expose its connection");
-  const sqlite = { raw, sql: sqliteSql(raw), tx: txStatements(raw), queue: [], draining: false };
+  const sqlite = { raw, sql: sqliteSql(raw), tx: txStatements(raw), tail: Promise.resolve() };
   return { client, sqlite };
 }
 
@@ -121,102 +111,24 @@ function door(): Promise<Door> {
   return g.__switchboardDoor;
 }
 
-type TxStatements = Record<"begin" | "commit" | "rollback" | "savepoint" | "release" | "undo", () => void>;
+type TxStatements = Record<"begin" | "commit" | "rollback", () => void>;
 
 function txStatements(raw: BetterSqlite3.Database): TxStatements {
   const st = (sql: string) => {
     const p = raw.prepare(sql);
     return () => void p.run();
   };
-  return {
-    begin: st("BEGIN IMMEDIATE"),
-    commit: st("COMMIT"),
-    rollback: st("ROLLBACK"),
-    savepoint: st("SAVEPOINT unit"),
-    release: st("RELEASE unit"),
-    undo: st("ROLLBACK TO unit"),
-  };
-}
-
-/** At most this many write units share one commit, and a batch stops taking new units after this long. */
-const BATCH_UNITS = 32;
-const BATCH_MS = 5;
-
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-async function attempt(fn: () => Promise<unknown>): Promise<Outcome> {
-  try {
-    return { ok: true, value: await fn() };
-  } catch (error) {
-    return { ok: false, error };
-  }
-}
-
-function settle(job: Job, o: Outcome) {
-  if (o.ok) job.resolve(o.value);
-  else job.reject(o.error);
+  return { begin: st("BEGIN IMMEDIATE"), commit: st("COMMIT"), rollback: st("ROLLBACK") };
 }
 
 /**
- * Run the queued SQLite units one at a time, in order. Consecutive write units are group-committed: one
- * `BEGIN IMMEDIATE … COMMIT` around several units, each inside its own savepoint, so a failing unit rolls
- * back only its own writes. No unit is answered before the commit that makes it durable; if that commit
- * fails, every unit of the batch fails with it (none was acknowledged).
+ * Run `fn` after every earlier SQLite unit of work of this process has finished. (Group commit was
+ * measured and dropped: units on the hot paths never wait on I/O, so the queue never holds two.)
  */
-async function drain(q: NonNullable<State["sqlite"]>): Promise<void> {
-  q.draining = true;
-  try {
-    for (let job = q.queue.shift(); job; job = q.queue.shift()) {
-      if (!job.write) {
-        settle(job, await attempt(job.run));
-        continue;
-      }
-      try {
-        q.tx.begin();
-      } catch (error) {
-        job.reject(error);
-        continue;
-      }
-      const batch: [Job, Outcome][] = [];
-      const started = performance.now();
-      for (let next: Job | undefined = job; next; ) {
-        q.tx.savepoint();
-        const o = await attempt(next.run);
-        if (!q.raw.inTransaction) {
-          // SQLite gave up the whole transaction (e.g. I/O error): the batch so far is gone, say so.
-          for (const b of batch)
-            if (b[1].ok) b[1] = { ok: false, error: o.ok ? new Error("transaction lost") : o.error };
-          batch.push([next, o.ok ? { ok: false, error: new Error("transaction lost") } : o]);
-          break;
-        }
-        if (!o.ok) q.tx.undo();
-        q.tx.release();
-        batch.push([next, o]);
-        const more =
-          batch.length < BATCH_UNITS && performance.now() - started < BATCH_MS && q.queue[0]?.write;
-        next = more ? q.queue.shift() : undefined;
-      }
-      if (q.raw.inTransaction) {
-        try {
-          q.tx.commit();
-        } catch (error) {
-          if (q.raw.inTransaction) q.tx.rollback();
-          for (const b of batch) if (b[1].ok) b[1] = { ok: false, error };
-        }
-      }
-      for (const [j, o] of batch) settle(j, o);
-    }
-  } finally {
-    q.draining = false;
-  }
-}
-
-/** Queue a unit of work behind every earlier one of this process (SQLite). */
-function enqueue<T>(q: NonNullable<State["sqlite"]>, write: boolean, run: () => Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    q.queue.push({ write, run, resolve: resolve as (v: unknown) => void, reject });
-    if (!q.draining) void drain(q);
-  });
+function serialized<T>(q: NonNullable<State["sqlite"]>, fn: () => Promise<T>): Promise<T> {
+  const result = q.tail.then(fn, fn);
+  q.tail = result.catch(() => undefined);
+  return result;
 }
 
 function sqliteParam(p: unknown): unknown {
@@ -282,7 +194,17 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>): Promise<T> {
       { maxWait: 10_000, timeout: 30_000 },
     );
   }
-  const result = await enqueue(q, true, () => fn({ db: s.client, sql: q.sql, notify }));
+  const result = await serialized(q, async () => {
+    q.tx.begin();
+    try {
+      const r = await fn({ db: s.client, sql: q.sql, notify });
+      q.tx.commit();
+      return r;
+    } catch (e) {
+      if (q.raw.inTransaction) q.tx.rollback();
+      throw e;
+    }
+  });
   for (const topic of topics) emitLocal(topic);
   return result;
 }
@@ -290,7 +212,7 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>): Promise<T> {
 async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>): Promise<T> {
   const q = s.sqlite;
   if (!q) return fn({ db: s.client, sql: postgresSql(s.client) });
-  return enqueue(q, false, () => fn({ db: s.client, sql: q.sql }));
+  return serialized(q, () => fn({ db: s.client, sql: q.sql }));
 }
 
 /** Run `fn` again (up to `attempts` times in all) when it fails on a unique constraint (Prisma P2002). */
