@@ -18,59 +18,44 @@ type GoalRow = {
   budgetCents: number | null;
   budgetTokens: number | null;
   lastActivityAt: string | Date;
+  taskCount: number;
+  tasksDone: number;
+  tasksFailed: number;
 };
 
-export type GoalProgress = { total: number; done: number; failed: number; by_status: Record<string, number> };
+export type GoalProgress = { total: number; done: number; failed: number };
 
 /**
  * The owner's goals for the dashboard, most recently active first: the contract's `GET /api/goals` row
- * plus task progress. Two indexed queries whatever the number of tasks (counts come from the
- * (goalId, status) index).
+ * plus task progress. One indexed query, whatever the number of tasks: the counts are the goal's own
+ * counters, kept in the same transactions that create tasks and record verdicts.
  */
 export async function goalDashboard(ownerId: number) {
-  const [goals, counts] = await read(async ({ sql }) => [
-    await sql.all<GoalRow>(
-      `SELECT id, slug, title, status, "ownerId", "channelId", "spentCents", "spentTokens", "budgetCents", "budgetTokens", "lastActivityAt"
+  const goals = await read(({ sql }) =>
+    sql.all<GoalRow>(
+      `SELECT id, slug, title, status, "ownerId", "channelId", "spentCents", "spentTokens", "budgetCents", "budgetTokens",
+              "lastActivityAt", "taskCount", "tasksDone", "tasksFailed"
        FROM "Goal" WHERE "ownerId" = ? ORDER BY "lastActivityAt" DESC, id DESC`,
       ownerId,
     ),
-    await sql.all<{ goalId: number; status: string; n: number | bigint }>(
-      `SELECT t."goalId", t.status, COUNT(*) AS n FROM "GoalTask" t
-       WHERE t."goalId" IN (SELECT id FROM "Goal" WHERE "ownerId" = ?) GROUP BY t."goalId", t.status`,
-      ownerId,
-    ),
-  ]);
-  const progress = new Map<number, GoalProgress>();
-  for (const c of counts) {
-    const id = Number(c.goalId);
-    const p = progress.get(id) ?? { total: 0, done: 0, failed: 0, by_status: {} };
-    const n = Number(c.n);
-    p.total += n;
-    p.by_status[c.status] = n;
-    if (c.status === "done") p.done += n;
-    if (c.status === "failed") p.failed += n;
-    progress.set(id, p);
-  }
-  return goals.map((g) => {
-    const p = progress.get(Number(g.id)) ?? { total: 0, done: 0, failed: 0, by_status: {} };
-    return {
-      id: Number(g.id),
-      slug: g.slug,
-      title: g.title,
-      status: g.status,
-      owner_user_id: Number(g.ownerId),
-      channel_id: g.channelId === null ? null : Number(g.channelId),
-      cost_totals: {
-        spent_cents: Number(g.spentCents),
-        spent_tokens: Number(g.spentTokens),
-        budget_cents: g.budgetCents === null ? null : Number(g.budgetCents),
-        budget_tokens: g.budgetTokens === null ? null : Number(g.budgetTokens),
-      },
-      task_count: p.total,
-      last_activity_at: iso(g.lastActivityAt) ?? "",
-      progress: p,
-    };
-  });
+  );
+  return goals.map((g) => ({
+    id: Number(g.id),
+    slug: g.slug,
+    title: g.title,
+    status: g.status,
+    owner_user_id: Number(g.ownerId),
+    channel_id: g.channelId === null ? null : Number(g.channelId),
+    cost_totals: {
+      spent_cents: Number(g.spentCents),
+      spent_tokens: Number(g.spentTokens),
+      budget_cents: g.budgetCents === null ? null : Number(g.budgetCents),
+      budget_tokens: g.budgetTokens === null ? null : Number(g.budgetTokens),
+    },
+    task_count: Number(g.taskCount),
+    last_activity_at: iso(g.lastActivityAt) ?? "",
+    progress: { total: Number(g.taskCount), done: Number(g.tasksDone), failed: Number(g.tasksFailed) },
+  }));
 }
 
 export type TaskNodeView = {

@@ -169,5 +169,6 @@ async function materialize(u: Unit, goalId: number, proposalId: number, tree: Ta
     if (!row) throw new Error(`materialize: node ${i} not inserted`);
     ids.push(Number(row.id));
   }
+  await u.sql.run(`UPDATE "Goal" SET "taskCount" = "taskCount" + ? WHERE id = ?`, ids.length, goalId);
   return ids;
 }

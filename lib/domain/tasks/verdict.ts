@@ -29,6 +29,10 @@ export async function applyVerdict(
     task.id,
   );
   if (changed !== 1) throw new Error(`applyVerdict: task ${task.id} is no longer awaiting verification`);
+  await u.sql.run(
+    `UPDATE "Goal" SET ${v.approve ? `"tasksDone" = "tasksDone" + 1` : `"tasksFailed" = "tasksFailed" + 1`} WHERE id = ?`,
+    task.goalId,
+  );
   await appendEvent(u, {
     goalId: task.goalId,
     name: v.approve ? "task_done" : "task_failed",

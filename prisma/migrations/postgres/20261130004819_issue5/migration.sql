@@ -1,4 +1,9 @@
 -- AlterTable
+ALTER TABLE "Goal" ADD COLUMN     "taskCount" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "tasksDone" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "tasksFailed" INTEGER NOT NULL DEFAULT 0;
+
+-- AlterTable
 ALTER TABLE "GoalTask" ADD COLUMN     "completedAt" TIMESTAMP(3),
 ADD COLUMN     "proposalId" INTEGER,
 ADD COLUMN     "verdictReason" TEXT,
