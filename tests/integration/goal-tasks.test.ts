@@ -438,6 +438,18 @@ test("complete_task → auto verification: done at once, +1 evidence, the goal c
   );
   const snap = await rest(g.token, "GET", `/api/goals/${g.goal.goal_id}`);
   assert.equal((snap.json.goal as Json).status, "completed");
+  const listed = ((await rest(g.token, "GET", "/api/goals")).json as unknown as Json[]).find(
+    (r) => r.id === g.goal.goal_id,
+  );
+  assert.equal(listed?.task_count, 1);
+  // A completed goal takes no new tree; a done task cannot be cancelled.
+  const late = await coordinator.client.callTool({
+    name: "propose_task_tree",
+    arguments: { goal_id: g.goal.goal_id, tree: node("Late task") },
+  });
+  assert.equal(errorCode(late), "ErrGoalNotOpen");
+  const cancel = await rest(g.token, "POST", `/api/goals/${g.goal.goal_id}/tasks/${id}/cancel`, {});
+  assert.deepEqual([cancel.status, cancel.code], [409, "ErrTaskTerminal"]);
 });
 
 test("peer verification: request in the peer's inbox, verify_task errors, reject → failed, coordinator told, quarantine", async () => {
@@ -566,8 +578,8 @@ test("command verification by `npm run runner`: exit 0 approves, a failure or a 
     assert.equal(sc<{ status: string }>(r).status, "awaiting_verification");
   }
   // Two runners share the queue; each job is verified exactly once.
-  startRunner({ SWITCHBOARD_RUNNER_ID: "r1", SWITCHBOARD_WORKSPACE: ROOT });
-  startRunner({ SWITCHBOARD_RUNNER_ID: "r2", SWITCHBOARD_WORKSPACE: ROOT });
+  const r1 = startRunner({ SWITCHBOARD_RUNNER_ID: "r1", SWITCHBOARD_WORKSPACE: ROOT });
+  const r2 = startRunner({ SWITCHBOARD_RUNNER_ID: "r2", SWITCHBOARD_WORKSPACE: ROOT });
   const final = await until("all command verdicts", async () => {
     const tasks = (await tasksOf(g.token, g.goal.goal_id)).filter((t) => names.includes(t.title));
     return tasks.every((t) => t.status === "done" || t.status === "failed") ? tasks : undefined;
@@ -589,6 +601,44 @@ test("command verification by `npm run runner`: exit 0 approves, a failure or a 
     d.reputationEvidence.findMany({ where: { configHash: `agent:${a.id}`, domain: "build" } }),
   );
   assert.deepEqual(ev.map((e) => e.delta).sort(), [-1, -1, -1, 1]);
+  // SIGTERM: the runners finish their loop and exit cleanly.
+  for (const r of [r1, r2]) {
+    const exited = new Promise((res) => r.once("exit", res));
+    r.kill("SIGTERM");
+    assert.equal(await exited, 0);
+  }
+});
+
+test("a runner that dies mid-job loses its lease; another runner takes the job and decides it", async () => {
+  const marker = path.join(server.env.SWITCHBOARD_DATA_DIR ?? "/tmp", `lease-${Date.now()}`);
+  // First run: record the shell's pid and hang; any later run finds the marker and passes.
+  const cmd = `if [ -f '${marker}' ]; then exit 0; fi; mkdir -p "$(dirname '${marker}')"; echo $$ > '${marker}'; sleep 60`;
+  const g = await approvedGoal(
+    node("Lease task", { verifier_config: { kind: "command", cmd, timeout_sec: 2 } }),
+    1,
+  );
+  const a = g.agents[1];
+  assert.ok(a);
+  const id = g.ids["Lease task"] as number;
+  await a.client.callTool({ name: "claim_task", arguments: { task_id: id } });
+  await a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: "Ready" } });
+  const first = startRunner({ SWITCHBOARD_RUNNER_ID: "doomed", SWITCHBOARD_RUNNER_LEASE_GRACE_S: "1" });
+  const fs = await import("node:fs");
+  const pid = await until("the first run", async () =>
+    fs.existsSync(marker) ? Number(fs.readFileSync(marker, "utf8")) : undefined,
+  );
+  first.kill("SIGKILL");
+  try {
+    process.kill(-pid, "SIGKILL"); // the orphaned command's process group
+  } catch {}
+  startRunner({ SWITCHBOARD_RUNNER_ID: "heir" });
+  const task = await until("the heir's verdict", async () => {
+    const t = (await tasksOf(g.token, g.goal.goal_id)).find((x) => x.id === id);
+    return t && t.status !== "awaiting_verification" ? t : undefined;
+  });
+  assert.equal(task.status, "done", task.verdict_reason ?? "");
+  const row = await db.read(({ db: d }) => d.goalTask.findUnique({ where: { id } }));
+  assert.equal(row?.verifiedBy, "runner:heir");
 });
 
 test("GET /api/goals and /api/goals/:id: the contract's shapes, an owner sees only their goals", async () => {

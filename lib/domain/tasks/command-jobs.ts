@@ -5,7 +5,7 @@ import { applyVerdict } from "./verdict";
 
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;
 /** A runner's lease on a job lasts the command's timeout plus this grace; then another runner may take it. */
-const LEASE_GRACE_MS = 30_000;
+const leaseGraceMs = () => Number(process.env.SWITCHBOARD_RUNNER_LEASE_GRACE_S ?? 30) * 1000;
 
 export type CommandJob = {
   task_id: number;
@@ -58,7 +58,7 @@ export async function claimCommandJob(runnerId: string): Promise<CommandJob | nu
         `UPDATE "GoalTask" SET "verifyClaimedBy" = ?, "verifyLeaseUntil" = ?
          WHERE id = ? AND status = 'awaiting_verification' AND ("verifyLeaseUntil" IS NULL OR "verifyLeaseUntil" < ?)`,
         runnerId,
-        new Date(now.getTime() + timeout * 1000 + LEASE_GRACE_MS),
+        new Date(now.getTime() + timeout * 1000 + leaseGraceMs()),
         row.id,
         now,
       );
