@@ -305,6 +305,29 @@ test("reject with a reason, the coordinator gets it, proposes again; approval ma
   assert.ok(posts.some((c) => /approved: 4 tasks created/.test(c)));
 });
 
+test("concurrent decisions on one proposal: exactly one applies, the tree exists once", async () => {
+  const g = await goalWithAgents(server, 0);
+  const coordinator = g.agents[0];
+  assert.ok(coordinator);
+  const p = await coordinator.client.callTool({
+    name: "propose_task_tree",
+    arguments: { goal_id: g.goal.goal_id, tree: node("Once", { children: [node("Only once")] }) },
+  });
+  const id = sc<{ proposal_message_id: number }>(p).proposal_message_id;
+  const results = await Promise.all(
+    Array.from({ length: 8 }, (_, i) =>
+      i % 2
+        ? rest(g.token, "POST", `/api/approvals/${id}/approve`, {})
+        : rest(g.token, "POST", `/api/approvals/${id}/reject`, { reason: "no" }),
+    ),
+  );
+  assert.equal(results.filter((r) => r.status === 200).length, 1);
+  assert.ok(results.filter((r) => r.status !== 200).every((r) => r.code === "ErrProposalNotPending"));
+  const tasks = await tasksOf(g.token, g.goal.goal_id);
+  const approved = results.find((r) => r.status === 200)?.json.status === "approved";
+  assert.equal(tasks.length, approved ? 2 : 0);
+});
+
 test("ancestry snapshots stay within 16 KB on a deep tree of long descriptions", async () => {
   let tree: Json = node("Leaf task", {});
   for (let i = 14; i >= 0; i--)

@@ -55,11 +55,15 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
       proposal.id,
     );
     if (taken !== 1) {
+      const now = await u.sql.get<{ status: string }>(
+        `SELECT status FROM "Proposal" WHERE id = ?`,
+        proposal.id,
+      );
       throw new DomainError(
         "ErrProposalNotPending",
-        `Proposal ${messageId} was already decided (${proposal.status}).`,
+        `Proposal ${messageId} was already decided (${now?.status}).`,
         {
-          details: { proposal_message_id: messageId, status: proposal.status },
+          details: { proposal_message_id: messageId, status: now?.status },
           status: 409,
         },
       );
