@@ -389,20 +389,30 @@ async function manyAgents(goalId: number, n: number, prefix: string) {
   return out;
 }
 
-test("100 agents race claim_task over HTTP: exactly one wins, every time", async () => {
+test("100 agents race claim_task over HTTP, across two server processes: exactly one wins, every time", async () => {
   const children = Array.from({ length: 3 }, (_, i) => node(`Race task ${i}`));
   const g = await approvedGoal(node("Race root", { children }), 0);
   const racers = await manyAgents(g.goal.goal_id, 100, "http-racer");
-  const conns = await Promise.all(racers.map((r) => mcpClient(server.url, r.key)));
-  clients.push(...conns);
-  for (let i = 0; i < 3; i++) {
-    const id = g.ids[`Race task ${i}`] as number;
-    const results = await Promise.all(
-      conns.map((c) => c.callTool({ name: "claim_task", arguments: { task_id: id } })),
+  // Half the agents talk to a second instance on the same database.
+  const second = await startServer({ shareDatabaseWith: server });
+  try {
+    const conns = await Promise.all(racers.map((r, i) => mcpClient(i % 2 ? second.url : server.url, r.key)));
+    clients.push(...conns);
+    for (let i = 0; i < 3; i++) {
+      const id = g.ids[`Race task ${i}`] as number;
+      const results = await Promise.all(
+        conns.map((c) => c.callTool({ name: "claim_task", arguments: { task_id: id } })),
+      );
+      const codes = results.map(errorCode);
+      assert.equal(codes.filter((c) => c === undefined).length, 1, `task ${id}: ${codes.join(",")}`);
+      assert.equal(codes.filter((c) => c === "ErrAlreadyClaimed").length, 99);
+    }
+    const claimed = await db.read(({ db: d }) =>
+      d.event.count({ where: { goalId: g.goal.goal_id, name: "task_claimed" } }),
     );
-    const codes = results.map(errorCode);
-    assert.equal(codes.filter((c) => c === undefined).length, 1, `task ${id}: ${codes.join(",")}`);
-    assert.equal(codes.filter((c) => c === "ErrAlreadyClaimed").length, 99);
+    assert.equal(claimed, 3);
+  } finally {
+    await second.stop();
   }
 });
 
