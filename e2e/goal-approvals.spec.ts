@@ -87,7 +87,8 @@ test("the owner rejects, then approves a task tree in the browser and watches th
 
   // 1. The first proposal appears in #approvals as a readable tree; the owner rejects it with a reason.
   await call(coordinator, "propose_task_tree", { goal_id: goalId, tree: tree(false, bob.agent_id) });
-  await page.getByRole("link", { name: "Approvals" }).click();
+  // The goal page learns of it live and links to #approvals.
+  await page.getByRole("link", { name: /awaits your decision/ }).click({ timeout: 15_000 });
   await expect(page).toHaveURL(/\/approvals$/);
   const pending = page.getByTestId("proposal").first();
   await expect(pending).toContainText("Keep the docs accurate");

@@ -1,7 +1,8 @@
 // The goal's task tree: status, assignee, verifier, budget and spend per node (server component).
+import Link from "next/link";
 import { StatusBadge } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
-import { goalTaskTree, type TaskNodeView } from "@/lib/domain/goals/dashboard";
+import { goalTaskTree, pendingProposalCount, type TaskNodeView } from "@/lib/domain/goals/dashboard";
 import { verifierLabel } from "@/lib/domain/proposals/task-tree";
 
 const money = (cents: number | null) => (cents === null ? null : `$${(cents / 100).toFixed(2)}`);
@@ -45,9 +46,18 @@ function Node({ task }: { task: TaskNodeView }) {
 }
 
 export async function TaskTreePanel({ goalId }: { goalId: number }) {
-  const roots = await goalTaskTree(goalId);
+  const [roots, pending] = await Promise.all([goalTaskTree(goalId), pendingProposalCount(goalId)]);
   return (
-    <Panel title="Task tree">
+    <Panel
+      title="Task tree"
+      actions={
+        pending > 0 ? (
+          <Link href="/approvals" className="text-xs font-medium text-amber-700 hover:underline">
+            A proposed tree awaits your decision →
+          </Link>
+        ) : null
+      }
+    >
       {roots.length === 0 ? (
         <p className="px-5 py-6 text-center text-sm text-slate-500">
           No approved tasks yet. The coordinator's proposal appears in Approvals.

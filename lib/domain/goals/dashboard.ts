@@ -223,3 +223,8 @@ export async function goalSnapshot(ownerId: number, goalId: number) {
     recent_events,
   };
 }
+
+/** How many task-tree proposals of the goal await the owner. */
+export async function pendingProposalCount(goalId: number): Promise<number> {
+  return read(({ db }) => db.proposal.count({ where: { goalId, kind: "task_tree", status: "pending" } }));
+}
