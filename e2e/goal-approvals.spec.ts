@@ -1,5 +1,7 @@
 // The owner runs a goal from proposal to done in a real browser: the coordinator's task tree appears in
 // #approvals, the owner rejects it with a reason, approves the revision, and watches the tasks go to done.
+import os from "node:os";
+import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect, type Page, test } from "@playwright/test";
 import { mcpClient, startServer, type TestServer } from "../tests/helpers/server";
@@ -95,6 +97,7 @@ test("the owner rejects, then approves a task tree in the browser and watches th
   await expect(pending).toContainText("3 tasks proposed by coordinator");
   await expect(pending.getByTestId("proposal-node")).toHaveCount(3);
   await expect(pending).toContainText(`verifier: peer #${bob.agent_id}`);
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-approvals.png"), fullPage: true });
   await pending.getByLabel("Reason for rejecting").fill("Add acceptance criteria to the root task");
   await pending.getByRole("button", { name: "Reject" }).click();
   await expect(page.getByText("Nothing awaits your decision.")).toBeVisible();
@@ -133,8 +136,10 @@ test("the owner rejects, then approves a task tree in the browser and watches th
   await expect(page.locator('[data-testid="task-node"][data-status="done"]')).toHaveCount(3);
   await expect(page.getByTestId("goal-header")).toContainText("completed");
   await expect(page.getByTestId("message-feed")).toContainText("Every task is done");
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-goal-tree.png"), fullPage: true });
 
   // 4. The dashboard shows the goal's progress.
   await page.getByRole("link", { name: "Goals" }).first().click();
   await expect(page.getByTestId("goal-progress").first()).toContainText("3/3 done");
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-goals.png"), fullPage: true });
 });

@@ -1,9 +1,19 @@
 // The goal's task tree: status, assignee, verifier, budget and spend per node (server component).
 import Link from "next/link";
-import { StatusBadge } from "@/components/ui/badge";
+import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import { goalTaskTree, pendingProposalCount, type TaskNodeView } from "@/lib/domain/goals/dashboard";
 import { verifierLabel } from "@/lib/domain/proposals/task-tree";
+
+const TASK_TONES: Record<string, Tone> = {
+  approved: "slate",
+  claimed: "blue",
+  in_progress: "blue",
+  awaiting_verification: "amber",
+  done: "green",
+  failed: "red",
+  cancelled: "red",
+};
 
 const money = (cents: number | null) => (cents === null ? null : `$${(cents / 100).toFixed(2)}`);
 
@@ -21,7 +31,7 @@ function Node({ task }: { task: TaskNodeView }) {
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
         <span className="font-mono text-xs text-slate-400">#{task.id}</span>
         <span className="font-medium text-slate-900">{task.title}</span>
-        <StatusBadge status={task.status} />
+        <Badge tone={TASK_TONES[task.status] ?? "slate"}>{task.status.replaceAll("_", " ")}</Badge>
         <span className="text-xs text-slate-500">
           {task.assignee_id !== null ? `${task.assignee_name ?? "agent"} #${task.assignee_id}` : "unassigned"}
         </span>
