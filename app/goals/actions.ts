@@ -5,7 +5,14 @@ import { requireOwner } from "@/lib/auth/require-owner";
 import { createGoal } from "@/lib/domain/goals/create-goal";
 import { type FormState, failure, formValues } from "@/lib/http/form-state";
 
-const FIELDS = ["title", "description", "budget_dollars_cents", "budget_tokens", "max_spawn_depth"] as const;
+const FIELDS = [
+  "title",
+  "description",
+  "budget_dollars_cents",
+  "budget_tokens",
+  "max_spawn_depth",
+  "coordinator_config",
+] as const;
 
 const optionalNumber = (v: string | undefined) => (v?.trim() ? Number(v) : undefined);
 
@@ -20,6 +27,7 @@ export async function createGoalAction(_: FormState, form: FormData): Promise<Fo
       budget_dollars_cents: optionalNumber(values.budget_dollars_cents),
       budget_tokens: optionalNumber(values.budget_tokens),
       max_spawn_depth: optionalNumber(values.max_spawn_depth),
+      coordinator_config: values.coordinator_config?.trim() || undefined,
     });
     goalId = goal.goal_id;
   } catch (e) {

@@ -1,14 +1,17 @@
-// Goals: the owner's goals, most recently active first, and the form to start a new one.
+// Goals: the dashboard of the owner's goals (progress, spend, last activity) and the form to start one.
 
 import { GoalList } from "@/components/goals/goal-list";
 import { NewGoalForm } from "@/components/goals/new-goal-form";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
-import { listGoals } from "@/lib/domain/goals/queries";
+import { COORDINATOR_TEMPLATES } from "@/lib/domain/goals/create-goal";
+import { goalDashboard } from "@/lib/domain/goals/dashboard";
+
+export const dynamic = "force-dynamic";
 
 export default async function GoalsPage() {
   const owner = await requireOwner();
-  const goals = await listGoals(owner.userId);
+  const goals = await goalDashboard(owner.userId);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold text-slate-900">Goals</h1>
@@ -17,7 +20,7 @@ export default async function GoalsPage() {
           <GoalList goals={goals} />
         </Panel>
         <Panel title="New goal">
-          <NewGoalForm />
+          <NewGoalForm templates={Object.keys(COORDINATOR_TEMPLATES)} />
         </Panel>
       </div>
     </div>

@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Field, FormError, inputClass } from "@/components/ui/field";
 import type { FormState } from "@/lib/http/form-state";
 
-export function NewGoalForm() {
+export function NewGoalForm({ templates = ["default"] }: { templates?: string[] }) {
   const [state, action, pending] = useActionState<FormState, FormData>(createGoalAction, {});
   const errors = state.fieldErrors ?? {};
   const values = state.values ?? {};
@@ -86,6 +86,26 @@ export function NewGoalForm() {
           {...invalid("max_spawn_depth")}
           className={inputClass}
         />
+      </Field>
+      <Field
+        label="Coordinator"
+        htmlFor="coordinator_config"
+        error={errors.coordinator_config}
+        hint="The coordinator template that runs this goal"
+      >
+        <select
+          id="coordinator_config"
+          name="coordinator_config"
+          defaultValue={values.coordinator_config ?? "default"}
+          {...invalid("coordinator_config")}
+          className={inputClass}
+        >
+          {templates.map((t) => (
+            <option key={t} value={t}>
+              {t}
+            </option>
+          ))}
+        </select>
       </Field>
       <FormError message={state.error} />
       <Button type="submit" disabled={pending} className="w-full">

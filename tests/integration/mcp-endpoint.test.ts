@@ -56,9 +56,14 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];
   const ownerTools = (await owner.listTools()).tools;
   assert.deepEqual(agentTools.map((t) => t.name).sort(), [
+    "claim_task",
+    "complete_task",
     "list_peers",
+    "list_tasks",
+    "propose_task_tree",
     "read_inbox",
     "send_message",
+    "verify_task",
     "whoami",
   ]);
   assert.deepEqual(ownerTools.map((t) => t.name).sort(), ["create_goal", "whoami"]);

@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
+import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
@@ -38,6 +39,7 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
     <div className="space-y-6">
       <GoalHeader goal={goal} />
       <AgentsPanel agents={rows} />
+      <TaskTreePanel goalId={goal.id} />
       <GoalLive goalId={goal.id} messages={messages} events={events} />
     </div>
   );

@@ -1,32 +1,11 @@
 import { read } from "@/lib/db";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { notFound } from "@/lib/errors";
+import { goalDashboard } from "./dashboard";
 
 /** `GET /api/goals` rows, as the goals contract shapes them. An owner sees only their own goals. */
 export async function listGoals(ownerId: number) {
-  const goals = await read(({ db }) =>
-    db.goal.findMany({
-      where: { ownerId },
-      orderBy: { lastActivityAt: "desc" },
-      include: { _count: { select: { tasks: true } } },
-    }),
-  );
-  return goals.map((g) => ({
-    id: g.id,
-    slug: g.slug,
-    title: g.title,
-    status: g.status,
-    owner_user_id: g.ownerId,
-    channel_id: g.channelId,
-    cost_totals: {
-      spent_cents: g.spentCents,
-      spent_tokens: g.spentTokens,
-      budget_cents: g.budgetCents,
-      budget_tokens: g.budgetTokens,
-    },
-    task_count: g._count.tasks,
-    last_activity_at: g.lastActivityAt.toISOString(),
-  }));
+  return (await goalDashboard(ownerId)).map(({ progress: _, ...row }) => row);
 }
 
 /** A goal of this owner, or `not_found` (another owner's goal is indistinguishable from none). */

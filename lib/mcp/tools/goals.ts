@@ -1,4 +1,9 @@
 import { createGoal, createGoalInput, createGoalOutput } from "@/lib/domain/goals/create-goal";
+import {
+  proposeTaskTree,
+  proposeTaskTreeInput,
+  proposeTaskTreeOutput,
+} from "@/lib/domain/proposals/propose-task-tree";
 import { defineTool } from "../registry";
 
 export const createGoalTool = defineTool({
@@ -11,4 +16,21 @@ export const createGoalTool = defineTool({
   input: createGoalInput,
   output: createGoalOutput,
   handler: ({ caller }, input) => createGoal(caller.userId, input),
+});
+
+export const proposeTaskTreeTool = defineTool({
+  name: "propose_task_tree",
+  title: "Propose a task tree",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Propose a decomposition of the current goal into a tree of tasks (title, description, acceptance_criteria, billing_code,",
+    "budgets, verifier_config auto | peer {agent_id} | command {cmd, cwd, timeout_sec}, children). Does not create tasks: the",
+    "owner approves or rejects it in #approvals and the decision reaches your inbox (a rejection carries the reason: revise and",
+    "propose again). Calling again with identical content returns the pending proposal. Only the goal's coordinator may propose.",
+    "Errors: ErrProposalPending (another tree awaits the owner), ErrNotCoordinator, ErrGoalNotOpen, invalid_input.",
+  ].join(" "),
+  input: proposeTaskTreeInput,
+  output: proposeTaskTreeOutput,
+  handler: ({ caller }, input) => proposeTaskTree(caller, input),
 });

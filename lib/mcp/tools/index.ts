@@ -1,7 +1,20 @@
 import type { AnyTool } from "../registry";
-import { createGoalTool } from "./goals";
+import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
+import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { whoamiTool } from "./whoami";
 
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
-export const TOOLS: AnyTool[] = [createGoalTool, sendMessageTool, readInboxTool, listPeersTool, whoamiTool];
+export const TOOLS: AnyTool[] = [
+  createGoalTool,
+  sendMessageTool,
+  readInboxTool,
+  listPeersTool,
+  whoamiTool,
+  // goals: task trees, claiming, verification
+  proposeTaskTreeTool,
+  claimTaskTool,
+  completeTaskTool,
+  verifyTaskTool,
+  listTasksTool,
+];

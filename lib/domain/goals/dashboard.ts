@@ -1,0 +1,230 @@
+import { read } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { recentEvents } from "@/lib/domain/events/recent-events";
+import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { notFound } from "@/lib/errors";
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+type GoalRow = {
+  id: number;
+  slug: string;
+  title: string;
+  status: string;
+  ownerId: number;
+  channelId: number | null;
+  spentCents: number;
+  spentTokens: number;
+  budgetCents: number | null;
+  budgetTokens: number | null;
+  lastActivityAt: string | Date;
+  taskCount: number;
+  tasksDone: number;
+  tasksFailed: number;
+};
+
+export type GoalProgress = { total: number; done: number; failed: number };
+
+/**
+ * The owner's goals for the dashboard, most recently active first: the contract's `GET /api/goals` row
+ * plus task progress. One indexed query, whatever the number of tasks: the counts are the goal's own
+ * counters, kept in the same transactions that create tasks and record verdicts.
+ */
+export async function goalDashboard(ownerId: number) {
+  const goals = await read(({ sql }) =>
+    sql.all<GoalRow>(
+      `SELECT id, slug, title, status, "ownerId", "channelId", "spentCents", "spentTokens", "budgetCents", "budgetTokens",
+              "lastActivityAt", "taskCount", "tasksDone", "tasksFailed"
+       FROM "Goal" WHERE "ownerId" = ? ORDER BY "lastActivityAt" DESC, id DESC`,
+      ownerId,
+    ),
+  );
+  return goals.map((g) => ({
+    id: Number(g.id),
+    slug: g.slug,
+    title: g.title,
+    status: g.status,
+    owner_user_id: Number(g.ownerId),
+    channel_id: g.channelId === null ? null : Number(g.channelId),
+    cost_totals: {
+      spent_cents: Number(g.spentCents),
+      spent_tokens: Number(g.spentTokens),
+      budget_cents: g.budgetCents === null ? null : Number(g.budgetCents),
+      budget_tokens: g.budgetTokens === null ? null : Number(g.budgetTokens),
+    },
+    task_count: Number(g.taskCount),
+    last_activity_at: iso(g.lastActivityAt) ?? "",
+    progress: { total: Number(g.taskCount), done: Number(g.tasksDone), failed: Number(g.tasksFailed) },
+  }));
+}
+
+export type TaskNodeView = {
+  id: number;
+  parent_id: number | null;
+  depth: number;
+  title: string;
+  description: string;
+  acceptance_criteria: string | null;
+  billing_code: string | null;
+  status: string;
+  assignee_id: number | null;
+  assignee_name: string | null;
+  verifier: VerifierConfig;
+  budget_tokens: number | null;
+  budget_dollars_cents: number | null;
+  spent_cents: number;
+  spent_tokens: number;
+  claimed_at: string | null;
+  summary: string | null;
+  verdict_reason: string | null;
+  children: TaskNodeView[];
+};
+
+type TaskRow = {
+  id: number;
+  parentId: number | null;
+  depth: number;
+  title: string;
+  description: string;
+  acceptanceCriteria: string | null;
+  billingCode: string | null;
+  status: string;
+  assigneeId: number | null;
+  assigneeName: string | null;
+  verifierJson: string;
+  budgetTokens: number | null;
+  budgetCents: number | null;
+  spentCents: number;
+  spentTokens: number;
+  usageCents: number | null;
+  usageTokens: number | null;
+  claimedAt: string | Date | null;
+  summary: string | null;
+  verdictReason: string | null;
+};
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/** The goal's task tree (roots in id order, children nested), spend per node from the Usage table. */
+export async function goalTaskTree(goalId: number): Promise<TaskNodeView[]> {
+  const rows = await read(({ sql }) =>
+    sql.all<TaskRow>(
+      `SELECT t.id, t."parentId", t.depth, t.title, t.description, t."acceptanceCriteria", t."billingCode", t.status,
+              t."assigneeId", a.name AS "assigneeName", t."verifierJson", t."budgetTokens", t."budgetCents",
+              t."spentCents", t."spentTokens", us.cents AS "usageCents", us.tokens AS "usageTokens",
+              t."claimedAt", t.summary, t."verdictReason"
+       FROM "GoalTask" t
+       LEFT JOIN "Agent" a ON a.id = t."assigneeId"
+       LEFT JOIN (SELECT "taskId", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage"
+                  WHERE "goalId" = ? AND "taskId" IS NOT NULL GROUP BY "taskId") us ON us."taskId" = t.id
+       WHERE t."goalId" = ? ORDER BY t.id`,
+      goalId,
+      goalId,
+    ),
+  );
+  const byId = new Map<number, TaskNodeView>();
+  const roots: TaskNodeView[] = [];
+  for (const r of rows) {
+    const node: TaskNodeView = {
+      id: Number(r.id),
+      parent_id: num(r.parentId),
+      depth: Number(r.depth),
+      title: r.title,
+      description: r.description,
+      acceptance_criteria: r.acceptanceCriteria,
+      billing_code: r.billingCode,
+      status: r.status,
+      assignee_id: num(r.assigneeId),
+      assignee_name: r.assigneeName,
+      verifier: JSON.parse(r.verifierJson) as VerifierConfig,
+      budget_tokens: num(r.budgetTokens),
+      budget_dollars_cents: num(r.budgetCents),
+      spent_cents: Math.max(Number(r.spentCents), Number(r.usageCents ?? 0)),
+      spent_tokens: Math.max(Number(r.spentTokens), Number(r.usageTokens ?? 0)),
+      claimed_at: iso(r.claimedAt),
+      summary: r.summary,
+      verdict_reason: r.verdictReason,
+      children: [],
+    };
+    byId.set(node.id, node);
+    const parent = node.parent_id === null ? undefined : byId.get(node.parent_id);
+    (parent ? parent.children : roots).push(node);
+  }
+  return roots;
+}
+
+/** `GET /api/goals/:id`: {goal, tasks_tree, spawned_agents, cost_breakdown, recent_events}. */
+export async function goalSnapshot(ownerId: number, goalId: number) {
+  const goal = await read(({ db }) => db.goal.findUnique({ where: { id: goalId } }));
+  if (!goal || goal.ownerId !== ownerId) throw notFound(`goal ${goalId}`);
+  const [tasks_tree, agents, usage, recent_events] = await Promise.all([
+    goalTaskTree(goal.id),
+    read(({ db }) => db.agent.findMany({ where: { goalId: goal.id }, orderBy: { id: "asc" } })),
+    read(async ({ sql }) => ({
+      byAgent: await sql.all<{ agentId: number; cents: number; tokens: number }>(
+        `SELECT "agentId", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage" WHERE "goalId" = ? GROUP BY "agentId" ORDER BY "agentId"`,
+        goal.id,
+      ),
+      byCode: await sql.all<{ billingCode: string | null; cents: number; tokens: number }>(
+        `SELECT "billingCode", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage" WHERE "goalId" = ? GROUP BY "billingCode" ORDER BY "billingCode"`,
+        goal.id,
+      ),
+    })),
+    recentEvents(goal.id, 50),
+  ]);
+  const sum = (rows: { cents: number; tokens: number }[], k: "cents" | "tokens") =>
+    rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
+  return {
+    goal: {
+      id: goal.id,
+      slug: goal.slug,
+      title: goal.title,
+      description: goal.description,
+      status: goal.status,
+      owner_user_id: goal.ownerId,
+      channel_id: goal.channelId,
+      coordinator_agent_id: goal.coordinatorAgentId,
+      budget_dollars_cents: goal.budgetCents,
+      budget_tokens: goal.budgetTokens,
+      spent_cents: goal.spentCents,
+      spent_tokens: goal.spentTokens,
+      max_spawn_depth: goal.maxSpawnDepth,
+      coordinator_config: goal.coordinatorConfig,
+      created_at: goal.createdAt.toISOString(),
+      last_activity_at: goal.lastActivityAt.toISOString(),
+    },
+    tasks_tree,
+    spawned_agents: agents.map((a) => ({
+      agent_id: a.id,
+      name: a.name,
+      role: a.role,
+      parent_agent_id: a.leaderId,
+      leader: a.leaderId === null ? USER_SENTINEL : String(a.leaderId),
+      spawn_depth: a.spawnDepth,
+      status: a.status,
+      config_hash: a.configHash,
+      quarantined: a.quarantinedAt !== null,
+      created_at: a.createdAt.toISOString(),
+    })),
+    cost_breakdown: {
+      total_cents: Math.max(goal.spentCents, sum(usage.byAgent, "cents")),
+      total_tokens: Math.max(goal.spentTokens, sum(usage.byAgent, "tokens")),
+      by_agent: usage.byAgent.map((r) => ({
+        agent_id: Number(r.agentId),
+        cents: Number(r.cents),
+        tokens: Number(r.tokens),
+      })),
+      by_billing_code: usage.byCode.map((r) => ({
+        billing_code: r.billingCode,
+        cents: Number(r.cents),
+        tokens: Number(r.tokens),
+      })),
+    },
+    recent_events,
+  };
+}
+
+/** How many task-tree proposals of the goal await the owner. */
+export async function pendingProposalCount(goalId: number): Promise<number> {
+  return read(({ db }) => db.proposal.count({ where: { goalId, kind: "task_tree", status: "pending" } }));
+}

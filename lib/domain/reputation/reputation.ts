@@ -1,0 +1,88 @@
+import type { ReadUnit, Unit } from "@/lib/db";
+import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { appendEvent } from "@/lib/domain/events/append-event";
+
+/** Score with no evidence; below QUARANTINE_BELOW an agent is quarantined. */
+export const NEUTRAL_SCORE = 0.5;
+export const QUARANTINE_BELOW = 0.3;
+const HALF_LIFE_DAYS = 30;
+const DAY_MS = 86_400_000;
+
+/** The reputation domain of a task: its billing code, or `general` when it has none. */
+export const domainOf = (billingCode: string | null | undefined) => billingCode?.trim() || "general";
+
+/**
+ * The key evidence is filed under: the agent's config hash, or `agent:<id>` for an agent registered
+ * without one (a hand-registered agent has no proposal to hash).
+ */
+export const reputationKey = (agent: { id: number; configHash: string | null }) =>
+  agent.configHash ?? `agent:${agent.id}`;
+
+/** DESIGN.md: Σ delta·weight·2^(−age_days/30), clamped to [0,1]; 0.5 with no evidence. */
+export function scoreOf(
+  rows: { delta: number; weight: number; createdAt: Date | string }[],
+  now = Date.now(),
+) {
+  if (rows.length === 0) return NEUTRAL_SCORE;
+  let sum = 0;
+  for (const r of rows) {
+    const ageDays = Math.max(0, now - new Date(r.createdAt).getTime()) / DAY_MS;
+    sum += Number(r.delta) * Number(r.weight) * 2 ** (-ageDays / HALF_LIFE_DAYS);
+  }
+  return Math.min(1, Math.max(0, sum));
+}
+
+export async function reputationScore(u: ReadUnit, key: string, domain: string) {
+  const rows = await u.sql.all<{ delta: number; weight: number; createdAt: string | Date }>(
+    `SELECT delta, weight, "createdAt" FROM "ReputationEvidence" WHERE "configHash" = ? AND domain = ?`,
+    key,
+    domain,
+  );
+  return { score: scoreOf(rows), evidence: rows.length };
+}
+
+/**
+ * Write one evidence row (+1 approve / −1 reject) for the holder of a verified task, then quarantine
+ * the agent when its score in that domain falls below 0.3 (never with no evidence) and tell the owner
+ * in the goal channel.
+ */
+export async function recordVerdictEvidence(
+  u: Unit,
+  e: { goalId: number; agentId: number; taskId: number; billingCode: string | null; delta: 1 | -1 },
+): Promise<{ score: number; quarantined: boolean }> {
+  const agent = await u.sql.get<{
+    id: number;
+    configHash: string | null;
+    name: string;
+    quarantinedAt: unknown;
+  }>(`SELECT id, "configHash", name, "quarantinedAt" FROM "Agent" WHERE id = ?`, e.agentId);
+  if (!agent) return { score: NEUTRAL_SCORE, quarantined: false };
+  const key = reputationKey({ id: Number(agent.id), configHash: agent.configHash });
+  const domain = domainOf(e.billingCode);
+  await u.sql.run(
+    `INSERT INTO "ReputationEvidence" ("configHash", domain, delta, weight, "taskId", "createdAt") VALUES (?, ?, ?, 1, ?, ?)`,
+    key,
+    domain,
+    e.delta,
+    e.taskId,
+    new Date(),
+  );
+  const { score, evidence } = await reputationScore(u, key, domain);
+  if (evidence === 0 || score >= QUARANTINE_BELOW || agent.quarantinedAt) {
+    return { score, quarantined: Boolean(agent.quarantinedAt) };
+  }
+  await u.sql.run(`UPDATE "Agent" SET "quarantinedAt" = ? WHERE id = ?`, new Date(), e.agentId);
+  await appendEvent(u, {
+    goalId: e.goalId,
+    name: "agent_quarantined",
+    agentId: e.agentId,
+    data: { score, domain, config_hash: key },
+  });
+  await postToGoalChannel(
+    u,
+    e.goalId,
+    `Agent ${agent.name} (#${agent.id}) is quarantined: its reputation in "${domain}" fell to ${score.toFixed(2)} (below ${QUARANTINE_BELOW}). It can claim no task until the owner lifts the quarantine.`,
+    { kind: "agent_quarantined", agent_id: e.agentId, score, domain },
+  );
+  return { score, quarantined: true };
+}

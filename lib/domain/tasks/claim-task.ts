@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { write } from "@/lib/db";
+import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { DomainError, notFound } from "@/lib/errors";
+
+export const claimTaskInput = z.strictObject({ task_id: z.number().int().positive() });
+
+export const claimTaskOutput = z.object({
+  task_id: z.number().int(),
+  status: z.string(),
+  claimed_at: z.string().describe("date-time"),
+});
+
+/** A task of the caller's goal (another goal's task is `not_found`). */
+export type TaskRow = {
+  id: number;
+  goalId: number;
+  title: string;
+  status: string;
+  assigneeId: number | null;
+  billingCode: string | null;
+  verifierJson: string;
+  verifierKind: string;
+};
+
+export const TASK_COLUMNS = `id, "goalId", title, status, "assigneeId", "billingCode", "verifierJson", "verifierKind"`;
+
+/**
+ * `claim_task`: one conditional UPDATE (`status = 'approved' AND assigneeId IS NULL`), so of any number
+ * of racing claims exactly one changes the row — on SQLite (one writer) and on PostgreSQL (the row lock
+ * makes the losers re-check the condition and find it false).
+ */
+export async function claimTask(caller: { agentId: number; goalId: number }, taskId: number) {
+  return write(async (u) => {
+    const me = await u.sql.get<{ quarantinedAt: unknown }>(
+      `SELECT "quarantinedAt" FROM "Agent" WHERE id = ?`,
+      caller.agentId,
+    );
+    if (me?.quarantinedAt) {
+      throw new DomainError("ErrAgentQuarantined", "You are quarantined and may not claim tasks.", {
+        details: { agent_id: caller.agentId },
+        hint: "Your reputation fell below 0.3. Tell your leader; only the owner can lift the quarantine.",
+        status: 403,
+      });
+    }
+    const now = new Date();
+    const changed = await u.sql.run(
+      `UPDATE "GoalTask" SET status = 'claimed', "assigneeId" = ?, "claimedAt" = ?, "updatedAt" = ?
+       WHERE id = ? AND "goalId" = ? AND status = 'approved' AND "assigneeId" IS NULL`,
+      caller.agentId,
+      now,
+      now,
+      taskId,
+      caller.goalId,
+    );
+    const task = await u.sql.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`, taskId);
+    if (!task || task.goalId !== caller.goalId) throw notFound(`task ${taskId}`);
+    if (changed !== 1) {
+      if (task.assigneeId !== null && task.status !== "cancelled") {
+        throw new DomainError(
+          "ErrAlreadyClaimed",
+          `Task ${taskId} is already claimed by agent ${task.assigneeId}.`,
+          {
+            details: { task_id: taskId, status: task.status, assignee_id: task.assigneeId },
+            hint: "Pick another approved task.",
+            status: 409,
+          },
+        );
+      }
+      throw new DomainError("ErrTaskNotApproved", `Task ${taskId} is ${task.status}, not approved.`, {
+        details: { task_id: taskId, status: task.status },
+        hint: "Only approved, unassigned tasks can be claimed.",
+        status: 409,
+      });
+    }
+    await appendEvent(u, {
+      goalId: task.goalId,
+      name: "task_claimed",
+      agentId: caller.agentId,
+      data: { task_id: taskId },
+    });
+    await postToGoalChannel(
+      u,
+      task.goalId,
+      `Task #${taskId} "${task.title}" claimed by agent #${caller.agentId}.`,
+      {
+        task_id: taskId,
+        status: "claimed",
+      },
+    );
+    return { task_id: taskId, status: "claimed", claimed_at: now.toISOString() };
+  });
+}

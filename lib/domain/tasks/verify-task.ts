@@ -1,0 +1,68 @@
+import { z } from "zod";
+import { write } from "@/lib/db";
+import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { DomainError, notFound } from "@/lib/errors";
+import { TASK_COLUMNS, type TaskRow } from "./claim-task";
+import { applyVerdict } from "./verdict";
+
+export const verifyTaskInput = z.strictObject({
+  task_id: z.number().int().positive(),
+  verdict: z.enum(["approve", "reject"]),
+  reason: z.string().max(4000).optional(),
+});
+
+export const verifyTaskOutput = z.object({ task_id: z.number().int(), new_status: z.string() });
+
+/**
+ * `verify_task`: the peer named in the task's verifier records its verdict. Errors:
+ * `ErrTaskNotAwaitingVerification` (the task is not waiting for a verdict), `ErrVerifierNotConfigured`
+ * (the task's verifier is not `peer`), `ErrNotPermittedVerifier` (the caller is not the named peer, or
+ * is the task's own holder).
+ */
+export async function verifyTask(
+  caller: { agentId: number; goalId: number },
+  input: z.infer<typeof verifyTaskInput>,
+) {
+  return write(async (u) => {
+    const task = await u.sql.get<TaskRow>(
+      `SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`,
+      input.task_id,
+    );
+    if (!task || task.goalId !== caller.goalId) throw notFound(`task ${input.task_id}`);
+    if (task.status !== "awaiting_verification") {
+      throw new DomainError("ErrTaskNotAwaitingVerification", `Task ${task.id} is ${task.status}.`, {
+        details: { task_id: task.id, status: task.status },
+        hint: "Only a task its holder finished with complete_task can be verified, and only once.",
+        status: 409,
+      });
+    }
+    const verifier = JSON.parse(task.verifierJson) as VerifierConfig;
+    if (verifier.kind !== "peer") {
+      throw new DomainError(
+        "ErrVerifierNotConfigured",
+        `Task ${task.id} has no peer verifier (${verifier.kind}).`,
+        {
+          details: { task_id: task.id, verifier: verifier.kind },
+          hint:
+            verifier.kind === "command"
+              ? "A runner runs its command and decides."
+              : "It is verified automatically.",
+          status: 409,
+        },
+      );
+    }
+    if (verifier.agent_id !== caller.agentId || task.assigneeId === caller.agentId) {
+      throw new DomainError("ErrNotPermittedVerifier", `You are not the verifier of task ${task.id}.`, {
+        details: { task_id: task.id },
+        hint: "Only the agent named in the task's verifier_config may verify it (never its own holder).",
+        status: 403,
+      });
+    }
+    const new_status = await applyVerdict(u, task, {
+      approve: input.verdict === "approve",
+      reason: input.reason ?? null,
+      by: `agent:${caller.agentId}`,
+    });
+    return { task_id: task.id, new_status };
+  });
+}

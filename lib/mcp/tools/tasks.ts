@@ -1,0 +1,62 @@
+import { claimTask, claimTaskInput, claimTaskOutput } from "@/lib/domain/tasks/claim-task";
+import { completeTask, completeTaskInput, completeTaskOutput } from "@/lib/domain/tasks/complete-task";
+import { listTasks, listTasksInput, listTasksOutput } from "@/lib/domain/tasks/list-tasks";
+import { verifyTask, verifyTaskInput, verifyTaskOutput } from "@/lib/domain/tasks/verify-task";
+import { defineTool } from "../registry";
+
+export const claimTaskTool = defineTool({
+  name: "claim_task",
+  title: "Claim a task",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Atomically claim an approved task of your goal; you become its holder (find tasks with list_tasks status=approved).",
+    "When done, call complete_task. Errors: ErrAlreadyClaimed (another agent holds it: pick another),",
+    "ErrTaskNotApproved (not approved yet, or cancelled), ErrAgentQuarantined (your reputation is too low: tell your leader).",
+  ].join(" "),
+  input: claimTaskInput,
+  output: claimTaskOutput,
+  handler: ({ caller }, input) => claimTask(caller, input.task_id),
+});
+
+export const completeTaskTool = defineTool({
+  name: "complete_task",
+  title: "Report a task finished",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Report a task you hold as finished, with a summary (and optional artifacts). It goes to awaiting_verification;",
+    "its verifier then decides: auto → done at once; peer → the named agent calls verify_task; command → a runner runs the",
+    "command (exit 0 approves). A failed verification reaches your inbox. Errors: ErrNotTaskHolder, ErrTaskNotInProgress.",
+  ].join(" "),
+  input: completeTaskInput,
+  output: completeTaskOutput,
+  handler: ({ caller }, input) => completeTask(caller, input),
+});
+
+export const verifyTaskTool = defineTool({
+  name: "verify_task",
+  title: "Verify a task",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Record your verdict (approve | reject, with a reason) on a task whose verifier_config names you as peer; you get a",
+    "verification_request in your inbox when it is ready. Errors: ErrTaskNotAwaitingVerification (not finished yet, or",
+    "already decided), ErrVerifierNotConfigured (the task has no peer verifier), ErrNotPermittedVerifier (you are not its verifier).",
+  ].join(" "),
+  input: verifyTaskInput,
+  output: verifyTaskOutput,
+  handler: ({ caller }, input) => verifyTask(caller, input),
+});
+
+export const listTasksTool = defineTool({
+  name: "list_tasks",
+  title: "List your goal's tasks",
+  audience: "agent",
+  readOnly: true,
+  description:
+    "List the approved task tree of your goal (task_id, parent_id, status, assignee_id, verifier kind). status=approved lists the claimable ones.",
+  input: listTasksInput,
+  output: listTasksOutput,
+  handler: ({ caller }, input) => listTasks(caller.goalId, input),
+});
