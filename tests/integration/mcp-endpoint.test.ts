@@ -56,6 +56,9 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];
   const ownerTools = (await owner.listTools()).tools;
   assert.deepEqual(agentTools.map((t) => t.name).sort(), [
+    "answer_question",
+    "ask_user",
+    "escalate_question",
     "list_peers",
     "read_inbox",
     "send_message",

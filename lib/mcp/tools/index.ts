@@ -1,7 +1,17 @@
 import type { AnyTool } from "../registry";
 import { createGoalTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
+import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
 import { whoamiTool } from "./whoami";
 
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
-export const TOOLS: AnyTool[] = [createGoalTool, sendMessageTool, readInboxTool, listPeersTool, whoamiTool];
+export const TOOLS: AnyTool[] = [
+  createGoalTool,
+  sendMessageTool,
+  readInboxTool,
+  listPeersTool,
+  whoamiTool,
+  askUserTool,
+  answerQuestionTool,
+  escalateQuestionTool,
+];
