@@ -3,6 +3,8 @@ import { notFound } from "next/navigation";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
+import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
+import { OwnerMessageForm } from "@/components/questions/owner-message-form";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
@@ -37,7 +39,9 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="space-y-6">
       <GoalHeader goal={goal} />
+      <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel agents={rows} />
+      <OwnerMessageForm agents={agents} />
       <GoalLive goalId={goal.id} messages={messages} events={events} />
     </div>
   );
