@@ -12,8 +12,9 @@ export const dynamic = "force-dynamic";
 
 export default async function QuestionsPage() {
   const owner = await requireOwner();
-  const [pending, history] = await Promise.all([
+  const [pending, inChain, history] = await Promise.all([
     listOwnerQuestions(owner.userId, { status: "pending" }),
+    listOwnerQuestions(owner.userId, { status: "in_chain", limit: 50 }),
     listOwnerQuestions(owner.userId, { status: "closed", limit: 50 }),
   ]);
   return (
@@ -32,6 +33,15 @@ export default async function QuestionsPage() {
           pending.map((q) => <QuestionCard key={q.qid} view={q} />)
         )}
       </section>
+      {inChain.length > 0 ? (
+        <Panel title={`Still with your agents (${inChain.length})`}>
+          <div className="space-y-4 p-5" data-testid="questions-in-chain">
+            {inChain.map((q) => (
+              <QuestionCard key={q.qid} view={q} />
+            ))}
+          </div>
+        </Panel>
+      ) : null}
       <Panel title={`History (${history.length})`}>
         <div className="space-y-4 p-5" data-testid="question-history">
           {history.length === 0 ? (

@@ -458,6 +458,20 @@ test("answered while the asker was disconnected: the answer waits in its inbox; 
   assert.match(msg.content, /Database: SQLite/);
 });
 
+test("identical questions asked concurrently become one question; every call returns its answer", async () => {
+  const { e, l } = await chain(server);
+  const calls = [1, 2, 3].map(() => ask(e.client, { questions: [{ ...DB_Q, question: "Concurrent?" }] }));
+  const qid = await inboxQid(l.client);
+  await new Promise((r) => setTimeout(r, 500));
+  const count = await db.read(({ db: d }) => d.question.count({ where: { askerId: Number(e.id) } }));
+  assert.equal(count, 1);
+  await l.client.callTool({
+    name: "answer_question",
+    arguments: { qid, answers: [{ selected_labels: ["SQLite"], text: null }], reason: "r" },
+  });
+  for (const c of await Promise.all(calls)) assert.equal(sc<AskResult>(c).answer_text, "Database: SQLite");
+});
+
 test("answers racing for one question: exactly one wins (REST and answer_question together)", async () => {
   const { e, l, c, token } = await chain(server);
   const call = ask(e.client, { questions: [DB_Q] });
@@ -519,6 +533,11 @@ test("an owner cannot see or answer another owner's question", async () => {
     answers: [{ selected_labels: ["SQLite"] }],
   });
   assert.equal(early.json.error?.code, "not_holder");
+  const inChain = await rest("GET", "/api/questions?status=in_chain", token);
+  assert.deepEqual(
+    (inChain.json.questions as QView[]).filter((x) => x.qid === qid).map((x) => x.holder),
+    [l.id],
+  );
   await l.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
   await c.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
   await ownerPending(token, qid);

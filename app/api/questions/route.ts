@@ -5,12 +5,13 @@ import { ownerRoute } from "@/lib/http/rest";
 export const dynamic = "force-dynamic";
 
 const query = z.object({
-  status: z.enum(["pending", "answered", "declined", "closed", "all"]).default("pending"),
+  status: z.enum(["pending", "in_chain", "answered", "declined", "closed", "all"]).default("pending"),
   goal_id: z.coerce.number().int().positive().optional(),
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 
-// GET /api/questions?status=pending – the owner's questions, newest activity first (only their goals).
+// GET /api/questions?status=pending – the owner's questions, newest activity first (only their goals);
+// pending = waiting for the owner, in_chain = still with an agent of the leader chain.
 export const GET = ownerRoute(async ({ owner, req }) => {
   const q = query.parse(Object.fromEntries(new URL(req.url).searchParams));
   return {

@@ -28,7 +28,7 @@ export type QuestionView = {
   answered_at: string | null;
 };
 
-export type QuestionStatusFilter = "pending" | "answered" | "declined" | "closed" | "all";
+export type QuestionStatusFilter = "pending" | "in_chain" | "answered" | "declined" | "closed" | "all";
 
 async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promise<QuestionView[]> {
   const parsed = rows.map((q) => ({ q, ...parseQuestion(q) }));
@@ -66,7 +66,8 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
 
 /**
  * The owner's questions, newest activity first. `pending` means waiting for the owner (the human
- * gateway holds it); `closed` is the history (answered or declined). An owner sees only their goals.
+ * gateway holds it); `in_chain` pending with an agent of the chain; `closed` is the history (answered or
+ * declined). An owner sees only their goals.
  */
 export async function listOwnerQuestions(
   ownerId: number,
@@ -79,6 +80,7 @@ export async function listOwnerQuestions(
         ownerId,
         ...(opts.goalId !== undefined ? { goalId: opts.goalId } : {}),
         ...(status === "pending" ? { status: "pending", holderId: null } : {}),
+        ...(status === "in_chain" ? { status: "pending", holderId: { not: null } } : {}),
         ...(status === "answered" || status === "declined" ? { status } : {}),
         ...(status === "closed" ? { status: { in: ["answered", "declined"] } } : {}),
       },
