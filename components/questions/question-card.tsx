@@ -84,7 +84,7 @@ export function QuestionCard({ view, showGoal = true }: { view: QuestionView; sh
           <p className="text-xs text-slate-500">
             {view.status === "pending"
               ? `Waiting on ${who(view.holder, view.holder_name)}`
-              : `${view.status === "answered" ? "Answered" : "Declined"} by ${who(view.answered_by ?? "", null)}`}
+              : `${view.status === "answered" ? "Answered" : "Declined"} by ${who(view.answered_by ?? "", view.answered_by_name)}`}
             {view.answered_at ? (
               <>
                 {" "}

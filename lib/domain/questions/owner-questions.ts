@@ -1,4 +1,4 @@
-import { read, write } from "@/lib/db";
+import { read, type Unit, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { notHolder } from "./answer-question";
 import { checkAnswers } from "./render";
@@ -22,6 +22,7 @@ export type QuestionView = {
   answers: AnswerOut[] | null;
   answer_text: string | null;
   answered_by: string | null;
+  answered_by_name: string | null;
   decline_reason: string | null;
   created_at: string;
   activity_at: string;
@@ -32,7 +33,14 @@ export type QuestionStatusFilter = "pending" | "in_chain" | "answered" | "declin
 
 async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promise<QuestionView[]> {
   const parsed = rows.map((q) => ({ q, ...parseQuestion(q) }));
-  const ids = parsed.flatMap(({ q, chain, hops }) => [q.askerId, ...chain, ...hops.map((h) => h.from)]);
+  const answerer = (q: QuestionRow) =>
+    q.answeredBy && /^\d+$/.test(q.answeredBy) ? Number(q.answeredBy) : null;
+  const ids = parsed.flatMap(({ q, chain, hops }) => [
+    q.askerId,
+    ...chain,
+    ...hops.map((h) => h.from),
+    ...(answerer(q) === null ? [] : [answerer(q) as number]),
+  ]);
   const names = await read((u) => agentNames(u, ids));
   const name = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
   return parsed.map(({ q, chain, hops, questions, answers }) => ({
@@ -57,6 +65,7 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
     answers,
     answer_text: q.answerText,
     answered_by: q.answeredBy,
+    answered_by_name: name(answerer(q)),
     decline_reason: q.declineReason,
     created_at: q.createdAt.toISOString(),
     activity_at: q.activityAt.toISOString(),
@@ -108,7 +117,7 @@ export async function getOwnerQuestion(ownerId: number, qid: string): Promise<Qu
   return view;
 }
 
-async function ownerHeld(u: Parameters<Parameters<typeof write>[0]>[0], ownerId: number, qid: string) {
+async function ownerHeld(u: Unit, ownerId: number, qid: string) {
   const q = (await u.db.question.findUnique({ where: { id: qid } })) as QuestionRow | null;
   if (!q || q.ownerId !== ownerId) throw unknownQid(qid);
   if (q.status !== "pending") throw unknownQid(qid, q.status);
