@@ -647,6 +647,62 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   assert.equal(events.length, 1);
 });
 
+/** Read SSE `questions` events from the owner's stream until `until` holds or time runs out. */
+async function streamEvents(token: string, until: (events: { pending: string[] }[]) => boolean, ms = 8000) {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), ms);
+  const events: { pending: string[] }[] = [];
+  try {
+    const r = await fetch(new URL("/api/questions/stream", server.url), {
+      headers: { authorization: `Bearer ${token}` },
+      signal: abort.signal,
+    });
+    assert.equal(r.headers.get("content-type"), "text/event-stream");
+    const reader = (r.body as ReadableStream<Uint8Array>).getReader();
+    let buf = "";
+    while (!until(events)) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buf += new TextDecoder().decode(value);
+      for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
+        const chunk = buf.slice(0, i);
+        buf = buf.slice(i + 2);
+        const data = chunk.match(/^event: questions\ndata: (.*)$/m)?.[1];
+        if (data) events.push(JSON.parse(data) as { pending: string[] });
+      }
+    }
+  } catch (e) {
+    if (!abort.signal.aborted) throw e;
+  } finally {
+    clearTimeout(timer);
+    abort.abort();
+  }
+  return events;
+}
+
+test("the owner's live feed announces a question that reaches them, and only theirs", async () => {
+  const { c, token } = await chain(server, "feed-owner@example.com");
+  const other = await server.ownerToken("feed-other@example.com");
+  const theirs = streamEvents(other, () => false, 4000);
+  const mine = streamEvents(token, (evs) => evs.some((e) => e.pending.length > 0));
+  await new Promise((r) => setTimeout(r, 500));
+  const call = ask(c.client, {
+    questions: [{ question: "Feed?", header: "", multiSelect: false, options: [] }],
+  });
+  const events = await mine;
+  const qid = events.at(-1)?.pending[0];
+  assert.ok(qid, "the stream announced the pending question");
+  const seenByOther = await theirs;
+  assert.ok(
+    seenByOther.every((e) => e.pending.length === 0),
+    "another owner's feed never shows it",
+  );
+  await rest("POST", `/api/questions/${qid}/answer`, token, {
+    answers: [{ selected_labels: [], text: "ok" }],
+  });
+  assert.equal(sc<AskResult>(await call).answer_text, "ok");
+});
+
 test("the owner's message to an agent arrives from __user__", async () => {
   const { sendOwnerMessage } = await import("@/lib/domain/messages/send-owner-message");
   const { e } = await chain(server);
