@@ -1,6 +1,8 @@
 // Questions to humans in a real browser: a three-hop escalation lands live in the owner's inbox (count in
 // the title, a browser notification), the owner clicks an answer and the engineer's still-open ask_user
 // call returns it; every input shape; decline; the goal page's panel; the owner's message to an agent.
+import os from "node:os";
+import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect, type Page, test } from "@playwright/test";
 import { goalWithAgents, mcpClient, startServer, type TestServer } from "../tests/helpers/server";
@@ -134,6 +136,7 @@ test("a three-hop escalation shows up live in the inbox and the owner's click an
   await expect(card.getByTestId("question-chain")).toContainText("Owner decides storage");
   await expect(card.getByRole("button", { name: "Answer" })).toBeDisabled();
   await card.getByRole("radio", { name: /PostgreSQL/ }).check();
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-questions.png"), fullPage: true });
   await card.getByRole("button", { name: "Answer" }).click();
   const answered = result(await call);
   expect(answered.answers).toEqual([

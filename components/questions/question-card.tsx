@@ -51,7 +51,7 @@ export function QuestionCard({ view, showGoal = true }: { view: QuestionView; sh
         {view.hops.map((h) => (
           <li key={`${h.from}-${h.at}`}>
             Passed on by <span className="font-medium text-slate-900">{who(h.from, h.from_name)}</span> to{" "}
-            {who(h.to, null)}: <span className="italic">“{h.reason}”</span>
+            {who(h.to, h.to_name)}: <span className="italic">“{h.reason}”</span>
           </li>
         ))}
       </ol>

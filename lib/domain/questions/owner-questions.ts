@@ -16,7 +16,14 @@ export type QuestionView = {
   holder: string;
   holder_name: string | null;
   chain: { agent_id: string; name: string | null }[];
-  hops: { from: string; from_name: string | null; to: string; reason: string; at: string }[];
+  hops: {
+    from: string;
+    from_name: string | null;
+    to: string;
+    to_name: string | null;
+    reason: string;
+    at: string;
+  }[];
   questions: SubQuestion[];
   context: string | null;
   answers: AnswerOut[] | null;
@@ -38,7 +45,7 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
   const ids = parsed.flatMap(({ q, chain, hops }) => [
     q.askerId,
     ...chain,
-    ...hops.map((h) => h.from),
+    ...hops.flatMap((h) => (h.to === null ? [h.from] : [h.from, h.to])),
     ...(answerer(q) === null ? [] : [answerer(q) as number]),
   ]);
   const names = await read((u) => agentNames(u, ids));
@@ -57,6 +64,7 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
       from: String(h.from),
       from_name: name(h.from),
       to: h.to === null ? USER_SENTINEL : String(h.to),
+      to_name: name(h.to),
       reason: h.reason,
       at: h.at,
     })),
