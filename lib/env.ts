@@ -19,6 +19,8 @@ const schema = z.object({
   SWITCHBOARD_MAX_WAIT_S: z.coerce.number().int().positive().default(55),
   /** Seconds between progress notifications while a call waits. */
   SWITCHBOARD_PROGRESS_EVERY_S: z.coerce.number().positive().default(5),
+  /** `off` switches the human gateway off: questions that would reach the owner fail with gateway_unavailable. */
+  SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
   NEXTAUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { QuestionsNavLink } from "@/components/questions/questions-nav-link";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { NavLink } from "./nav-link";
 
@@ -20,6 +21,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
           <div className="flex items-center gap-1">
             <NavLink href="/goals">Goals</NavLink>
             <NavLink href="/approvals">Approvals</NavLink>
+            <QuestionsNavLink />
             <NavLink href="/tokens">Tokens</NavLink>
           </div>
           <div className="ml-auto flex items-center gap-3">

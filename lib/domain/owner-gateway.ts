@@ -1,5 +1,5 @@
 import type { Unit } from "@/lib/db";
-import { appendEvent } from "@/lib/domain/events/append-event";
+import { askOwnerDirectly } from "@/lib/domain/questions/system-question";
 
 /**
  * The one way the system (not an agent) puts something in front of the goal's owner: the root agent's
@@ -33,15 +33,16 @@ export type OwnerEscalation =
     };
 
 /**
- * Stub until the questions feature lands: records the escalation as an event so it shows on the goal
- * page. The questions feature replaces this body with an owner question (free text, or Approve /
- * Rework for `root_review`) and handles the answer.
+ * Puts the escalation in front of the owner as a question (lib/domain/questions/system-question.ts):
+ * `root_review` as Approve / Rework (Rework requires a text), the watchdog's escalations as one free-text
+ * question. The owner's answer is acted on in lib/domain/questions/system-answer.ts (docs/questions.md).
  */
 export async function escalateToOwner(u: Unit, e: OwnerEscalation): Promise<void> {
-  await appendEvent(u, {
+  await askOwnerDirectly(u, {
+    origin: e.kind,
     goalId: e.goalId,
-    name: "owner_escalation",
     agentId: e.agentId,
-    data: e.kind === "root_review" ? { kind: e.kind, detail: e.detail } : { kind: e.kind, text: e.text },
+    subjectLeaderId: e.kind === "root_review" ? null : e.leaderId,
+    text: e.kind === "root_review" ? e.detail : e.text,
   });
 }

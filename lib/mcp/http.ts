@@ -53,7 +53,7 @@ export async function handleMcpRequest(req: Request, body?: string | null): Prom
     sessionIdGenerator: undefined,
     enableJsonResponse: !wantsProgress(parsedBody),
   });
-  await buildServer(caller).connect(transport);
+  await buildServer(caller, req.signal).connect(transport);
   return transport.handleRequest(req, {
     parsedBody,
     authInfo: { token: "", clientId: caller.kind, scopes: [], extra: { caller } },

@@ -113,8 +113,11 @@ async function callTool(
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
-/** A fresh MCP server for one request, showing the caller the tools of its kind. */
-export function buildServer(caller: Caller): Server {
+/**
+ * A fresh MCP server for one request, showing the caller the tools of its kind. `httpSignal` aborts when
+ * the HTTP connection closes, so a blocked call (ask_user, a long-poll) stops waiting for a gone client.
+ */
+export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
   const server = new Server(SERVER_INFO, {
     capabilities: { tools: { listChanged: false } },
     instructions: INSTRUCTIONS,
@@ -139,7 +142,7 @@ export function buildServer(caller: Caller): Server {
       );
     }
     return callTool(tool, caller, req.params.arguments, {
-      signal: extra.signal,
+      signal: httpSignal ? AbortSignal.any([extra.signal, httpSignal]) : extra.signal,
       progressToken: extra._meta?.progressToken,
       sendNotification: (n) => extra.sendNotification(n),
     });

@@ -56,8 +56,11 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];
   const ownerTools = (await owner.listTools()).tools;
   assert.deepEqual(agentTools.map((t) => t.name).sort(), [
+    "answer_question",
+    "ask_user",
     "claim_task",
     "complete_task",
+    "escalate_question",
     "list_peers",
     "list_tasks",
     "propose_task_tree",

@@ -4,6 +4,8 @@ import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
 import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
+import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
+import { OwnerMessageForm } from "@/components/questions/owner-message-form";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
@@ -38,8 +40,10 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="space-y-6">
       <GoalHeader goal={goal} />
+      <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel agents={rows} />
       <TaskTreePanel goalId={goal.id} />
+      <OwnerMessageForm agents={agents} />
       <GoalLive goalId={goal.id} messages={messages} events={events} />
     </div>
   );

@@ -2,6 +2,7 @@ import type { AnyTool } from "../registry";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
 import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
+import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
 import { whoamiTool } from "./whoami";
 
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
@@ -17,4 +18,8 @@ export const TOOLS: AnyTool[] = [
   completeTaskTool,
   verifyTaskTool,
   listTasksTool,
+  // questions to humans, up the leader chain
+  askUserTool,
+  answerQuestionTool,
+  escalateQuestionTool,
 ];

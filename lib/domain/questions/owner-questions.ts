@@ -1,0 +1,153 @@
+import { read, type Unit, write } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { notHolder } from "./answer-question";
+import { checkAnswers } from "./render";
+import { resolveQuestion } from "./resolve";
+import type { AnswerEntry, AnswerOut, SubQuestion } from "./schemas";
+import { agentNames, holderLabel, parseQuestion, type QuestionRow, unknownQid } from "./store";
+
+export type QuestionView = {
+  qid: string;
+  goal_id: number;
+  goal_title: string;
+  origin: string;
+  status: string;
+  asker: { agent_id: string; name: string | null };
+  holder: string;
+  holder_name: string | null;
+  chain: { agent_id: string; name: string | null }[];
+  hops: {
+    from: string;
+    from_name: string | null;
+    to: string;
+    to_name: string | null;
+    reason: string;
+    at: string;
+  }[];
+  questions: SubQuestion[];
+  context: string | null;
+  answers: AnswerOut[] | null;
+  answer_text: string | null;
+  answered_by: string | null;
+  answered_by_name: string | null;
+  decline_reason: string | null;
+  created_at: string;
+  activity_at: string;
+  answered_at: string | null;
+};
+
+export type QuestionStatusFilter = "pending" | "in_chain" | "answered" | "declined" | "closed" | "all";
+
+async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promise<QuestionView[]> {
+  const parsed = rows.map((q) => ({ q, ...parseQuestion(q) }));
+  const answerer = (q: QuestionRow) =>
+    q.answeredBy && /^\d+$/.test(q.answeredBy) ? Number(q.answeredBy) : null;
+  const ids = parsed.flatMap(({ q, chain, hops }) => [
+    q.askerId,
+    ...chain,
+    ...hops.flatMap((h) => (h.to === null ? [h.from] : [h.from, h.to])),
+    ...(answerer(q) === null ? [] : [answerer(q) as number]),
+  ]);
+  const names = await read((u) => agentNames(u, ids));
+  const name = (id: number | null) => (id === null ? null : (names.get(id) ?? null));
+  return parsed.map(({ q, chain, hops, questions, answers }) => ({
+    qid: q.id,
+    goal_id: q.goalId,
+    goal_title: q.goal.title,
+    origin: q.origin,
+    status: q.status,
+    asker: { agent_id: String(q.askerId), name: name(q.askerId) },
+    holder: holderLabel(q.holderId),
+    holder_name: name(q.holderId),
+    chain: chain.map((id) => ({ agent_id: String(id), name: name(id) })),
+    hops: hops.map((h) => ({
+      from: String(h.from),
+      from_name: name(h.from),
+      to: h.to === null ? USER_SENTINEL : String(h.to),
+      to_name: name(h.to),
+      reason: h.reason,
+      at: h.at,
+    })),
+    questions,
+    context: q.context,
+    answers,
+    answer_text: q.answerText,
+    answered_by: q.answeredBy,
+    answered_by_name: name(answerer(q)),
+    decline_reason: q.declineReason,
+    created_at: q.createdAt.toISOString(),
+    activity_at: q.activityAt.toISOString(),
+    answered_at: q.answeredAt?.toISOString() ?? null,
+  }));
+}
+
+/**
+ * The owner's questions, newest activity first. `pending` means waiting for the owner (the human
+ * gateway holds it); `in_chain` pending with an agent of the chain; `closed` is the history (answered or
+ * declined). An owner sees only their goals.
+ */
+export async function listOwnerQuestions(
+  ownerId: number,
+  opts: { status?: QuestionStatusFilter; goalId?: number; limit?: number } = {},
+): Promise<QuestionView[]> {
+  const status = opts.status ?? "pending";
+  const rows = await read(({ db }) =>
+    db.question.findMany({
+      where: {
+        ownerId,
+        ...(opts.goalId !== undefined ? { goalId: opts.goalId } : {}),
+        ...(status === "pending" ? { status: "pending", holderId: null } : {}),
+        ...(status === "in_chain" ? { status: "pending", holderId: { not: null } } : {}),
+        ...(status === "answered" || status === "declined" ? { status } : {}),
+        ...(status === "closed" ? { status: { in: ["answered", "declined"] } } : {}),
+      },
+      orderBy: [{ activityAt: "desc" }, { createdAt: "desc" }],
+      take: Math.min(opts.limit ?? 200, 500),
+      include: { goal: { select: { title: true } } },
+    }),
+  );
+  return views(rows as (QuestionRow & { goal: { title: string } })[]);
+}
+
+/** Pending questions waiting for this owner (the unread badge). */
+export async function countOwnerPending(ownerId: number): Promise<number> {
+  return read(({ db }) => db.question.count({ where: { ownerId, status: "pending", holderId: null } }));
+}
+
+/** One question of this owner; another owner's is indistinguishable from none (`unknown_qid`). */
+export async function getOwnerQuestion(ownerId: number, qid: string): Promise<QuestionView> {
+  const row = await read(({ db }) =>
+    db.question.findUnique({ where: { id: qid }, include: { goal: { select: { title: true } } } }),
+  );
+  if (!row || row.ownerId !== ownerId) throw unknownQid(qid);
+  const [view] = await views([row as QuestionRow & { goal: { title: string } }]);
+  if (!view) throw unknownQid(qid);
+  return view;
+}
+
+async function ownerHeld(u: Unit, ownerId: number, qid: string) {
+  const q = (await u.db.question.findUnique({ where: { id: qid } })) as QuestionRow | null;
+  if (!q || q.ownerId !== ownerId) throw unknownQid(qid);
+  if (q.status !== "pending") throw unknownQid(qid, q.status);
+  if (q.holderId !== null) throw notHolder(qid, holderLabel(q.holderId));
+  return q;
+}
+
+/** The owner answers a question that reached them (browser or REST). Same rules as answer_question. */
+export async function answerAsOwner(ownerId: number, qid: string, answers: AnswerEntry[]) {
+  return write(async (u) => {
+    const q = await ownerHeld(u, ownerId, qid);
+    const checked = checkAnswers(parseQuestion(q).questions, answers);
+    await resolveQuestion(u, q, null, { kind: "answered", answers: checked, by: USER_SENTINEL });
+    return { ok: true as const, qid };
+  });
+}
+
+/** The owner refuses to answer: the asker's ask_user fails with `user_declined` and the reason. */
+export async function declineAsOwner(ownerId: number, qid: string, reason: string) {
+  return write(async (u) => {
+    const q = await ownerHeld(u, ownerId, qid);
+    await resolveQuestion(u, q, null, { kind: "declined", reason, by: USER_SENTINEL });
+    return { ok: true as const, qid };
+  });
+}

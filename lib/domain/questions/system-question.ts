@@ -1,0 +1,89 @@
+import type { Unit } from "@/lib/db";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { newId } from "@/lib/ids";
+import type { SubQuestion } from "./schemas";
+import { fingerprintOf, notifyQuestion } from "./store";
+import { APPROVE, REWORK } from "./system-answer";
+
+export type SystemQuestion = {
+  origin: "root_review" | "review_escalation" | "termination_escalation" | "idle_escalation";
+  goalId: number;
+  /** The agent the question is about (stored as the asker). */
+  agentId: number;
+  subjectLeaderId: number | null;
+  /** root_review: the signal_review detail; escalations: the watchdog's prompt. */
+  text: string;
+};
+
+const ROOT_REVIEW: SubQuestion[] = [
+  {
+    question:
+      "The coordinator signalled that the goal is ready for review. Approve it, or send it back for rework?",
+    header: "Review",
+    multiSelect: false,
+    options: [
+      { label: APPROVE, description: "End the coordinator and complete the goal." },
+      { label: REWORK, description: "Send it back with what to change (required).", requires_text: true },
+    ],
+  },
+];
+
+/**
+ * Put a system question straight in front of the goal's owner (no leader chain), inside the caller's
+ * write unit. A root review supersedes a pending one for the same agent (its context is replaced);
+ * an identical pending escalation is not asked twice. Never throws for a well-formed call.
+ */
+export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<string> {
+  const questions: SubQuestion[] =
+    s.origin === "root_review"
+      ? ROOT_REVIEW
+      : [{ question: s.text.slice(0, 2000), header: "Watchdog", multiSelect: false, options: [] }];
+  const context = s.origin === "root_review" ? s.text : s.text.length > 2000 ? s.text : null;
+  const fingerprint = fingerprintOf(questions, s.origin === "root_review" ? null : context);
+  const now = new Date();
+  const pending = await u.db.question.findFirst({
+    where: {
+      askerId: s.agentId,
+      origin: s.origin,
+      status: "pending",
+      ...(s.origin === "root_review" ? {} : { fingerprint }),
+    },
+  });
+  const goal = await u.db.goal.findUnique({ where: { id: s.goalId }, select: { ownerId: true } });
+  const ownerId = goal?.ownerId ?? null;
+  if (pending) {
+    await u.db.question.update({ where: { id: pending.id }, data: { context, activityAt: now } });
+    notifyQuestion(u, { id: pending.id, ownerId });
+    return pending.id;
+  }
+  const id = newId("q");
+  await u.db.question.create({
+    data: {
+      id,
+      goalId: s.goalId,
+      askerId: s.agentId,
+      origin: s.origin,
+      subjectLeaderId: s.subjectLeaderId,
+      holderId: null,
+      questionsJson: JSON.stringify(questions),
+      context,
+      fingerprint,
+      ownerId,
+    },
+  });
+  await appendEvent(u, {
+    goalId: s.goalId,
+    name: "question_asked",
+    agentId: s.agentId,
+    data: {
+      qid: id,
+      asker: "system",
+      origin: s.origin,
+      about: String(s.agentId),
+      holder: "__user__",
+      questions: 1,
+    },
+  });
+  notifyQuestion(u, { id, ownerId });
+  return id;
+}

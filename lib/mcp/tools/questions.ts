@@ -1,0 +1,66 @@
+import { answerQuestion } from "@/lib/domain/questions/answer-question";
+import { askUser } from "@/lib/domain/questions/ask-user";
+import { escalateQuestion } from "@/lib/domain/questions/escalate-question";
+import {
+  answerQuestionInput,
+  answerQuestionOutput,
+  askUserInput,
+  askUserOutput,
+  escalateQuestionInput,
+  escalateQuestionOutput,
+} from "@/lib/domain/questions/schemas";
+import { defineTool } from "../registry";
+
+export const askUserTool = defineTool({
+  name: "ask_user",
+  title: "Ask a question up the leader chain",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Ask 1..4 questions (each: question, header <= 12 chars, multiSelect, options: 0 for free text or 2..4",
+    "{label, description, value?, requires_text?}) plus optional shared context. The question goes to your leader's",
+    "inbox, who answers or escalates it; at the top it reaches the human owner. BLOCKS with no timeout until answered",
+    "(send a progressToken to get progress notifications while waiting). If your call is cut off, the answer still",
+    "arrives in your inbox (kind question_answer), and asking the identical question again re-attaches to it.",
+    "Errors: invalid_input (names the sub-question index and field), user_declined (the owner refused; reason in",
+    "details), gateway_unavailable (no human gateway on this hub: decide yourself).",
+  ].join(" "),
+  input: askUserInput,
+  output: askUserOutput,
+  handler: ({ caller, signal, progress }, input) =>
+    askUser(caller, input, {
+      signal,
+      onProgress: (ms) => progress(ms / 1000, `waiting for an answer (${Math.round(ms / 1000)} s)`),
+    }),
+});
+
+export const answerQuestionTool = defineTool({
+  name: "answer_question",
+  title: "Answer a question routed to you",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Resolve an [INBOX QUESTION] you hold: one answer per sub-question, in order, each {selected_labels, text}",
+    "(free text or 'Other': empty selected_labels and the answer in text), plus a reason (audit trail). The asker's",
+    "ask_user returns your answer. Errors: unknown_qid (no pending question with that id), not_holder (it was routed",
+    "to someone else), answer_count_mismatch (one answer per sub-question), invalid_input (names answers[i] and field).",
+  ].join(" "),
+  input: answerQuestionInput,
+  output: answerQuestionOutput,
+  handler: ({ caller }, input) => answerQuestion(caller, input),
+});
+
+export const escalateQuestionTool = defineTool({
+  name: "escalate_question",
+  title: "Pass a question one hop up",
+  audience: "agent",
+  readOnly: false,
+  description: [
+    "Push an [INBOX QUESTION] you hold to your own leader (or to the human owner when your leader is the owner;",
+    "new_holder is then null), with a reason. Returns at once; the answer goes to the original asker, not to you.",
+    "Errors: unknown_qid, not_holder (you do not hold it), stale (already answered, or it moved on in a race).",
+  ].join(" "),
+  input: escalateQuestionInput,
+  output: escalateQuestionOutput,
+  handler: ({ caller }, input) => escalateQuestion(caller, input),
+});
