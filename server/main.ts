@@ -3,6 +3,8 @@
 import http from "node:http";
 import { Readable } from "node:stream";
 import next from "next";
+import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
+import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -43,6 +45,9 @@ async function serveWeb(
 
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 await app.prepare();
+// Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
+await seedBuiltinSkills();
+startWatchdog();
 const nextHandler = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {
