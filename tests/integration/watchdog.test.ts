@@ -2,7 +2,7 @@
 // the terminate grace, and "exactly one per deployment" with two server processes on one database.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { startServer, type TestServer } from "../helpers/server";
+import { errorCode, startServer, type TestServer } from "../helpers/server";
 import { agentClient, call, drain, events, eventually, goalWithCoordinator, task } from "./teams-helpers";
 
 const TIMINGS = {
@@ -147,8 +147,5 @@ test("an unread terminate sentinel: the agent is ended after the grace period (t
     1,
   );
   const r = await c.client.callTool({ name: "send_message", arguments: { to: a, content: "x" } });
-  assert.equal(
-    (r as { structuredContent: { error: { code: string } } }).structuredContent.error.code,
-    "recipient_terminated",
-  );
+  assert.equal(errorCode(r), "recipient_terminated");
 });
