@@ -19,6 +19,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
           </Link>
           <div className="flex items-center gap-1">
             <NavLink href="/goals">Goals</NavLink>
+            <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
           </div>
           <div className="ml-auto flex items-center gap-3">

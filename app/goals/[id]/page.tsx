@@ -3,6 +3,9 @@ import { notFound } from "next/navigation";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
+import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
+import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
+import { TeamTreePanel } from "@/components/teams/team-tree-panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
@@ -38,6 +41,9 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
     <div className="space-y-6">
       <GoalHeader goal={goal} />
       <AgentsPanel agents={rows} />
+      <TeamTreePanel goalId={goal.id} />
+      <PlanDagPanel goalId={goal.id} />
+      <PendingReviewsPanel goalId={goal.id} />
       <GoalLive goalId={goal.id} messages={messages} events={events} />
     </div>
   );
