@@ -1,5 +1,7 @@
 // The owner watches a team at work: the team tree, the plan DAG and pending reviews update live while
 // agents act over MCP; and the owner manages skills.
+import os from "node:os";
+import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect, type Page, test } from "@playwright/test";
 import { mcpClient, sc, startServer, type TestServer } from "../tests/helpers/server";
@@ -86,6 +88,7 @@ test("the owner sees the team tree, the plan DAG and pending reviews update whil
   await expect(review).toContainText("mockups in artifacts");
   await expect(review).toContainText(/waiting \d+ s/);
   await expect(child).toHaveAttribute("data-status", "review_pending");
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-team-page.png"), fullPage: true });
 
   await c.call("terminate_child", { agent_id: spawned.agent_id });
   await expect(page.getByTestId("dag-node-design")).toHaveAttribute("data-status", "done");

@@ -32,6 +32,19 @@ function Dag({ plan }: { plan: PlanView }) {
     <div className="overflow-x-auto px-5 py-4">
       <div className="relative" style={{ width, height }}>
         <svg className="absolute inset-0" width={width} height={height} aria-hidden="true">
+          <defs>
+            <marker
+              id="dag-arrow"
+              viewBox="0 0 8 8"
+              refX="8"
+              refY="4"
+              markerWidth="7"
+              markerHeight="7"
+              orient="auto"
+            >
+              <path d="M0,0 L8,4 L0,8 z" fill="#94a3b8" />
+            </marker>
+          </defs>
           {plan.tasks.flatMap((t) =>
             t.depends_on.map((d) => {
               const a = pos.get(d);
@@ -48,6 +61,7 @@ function Dag({ plan }: { plan: PlanView }) {
                   fill="none"
                   stroke="#94a3b8"
                   strokeWidth={1.5}
+                  markerEnd="url(#dag-arrow)"
                 />
               );
             }),
