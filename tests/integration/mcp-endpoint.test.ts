@@ -56,9 +56,19 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];
   const ownerTools = (await owner.listTools()).tools;
   assert.deepEqual(agentTools.map((t) => t.name).sort(), [
+    "create_team",
+    "declare_plan",
     "list_peers",
+    "list_pending_reviews",
+    "list_ready",
     "read_inbox",
+    "remove_plan",
+    "request_termination",
     "send_message",
+    "signal_review",
+    "spawn_agent",
+    "terminate_child",
+    "update_plan_task",
     "whoami",
   ]);
   assert.deepEqual(ownerTools.map((t) => t.name).sort(), ["create_goal", "whoami"]);

@@ -8,10 +8,12 @@ import { errorCode, sc, startServer, type TestServer } from "../helpers/server";
 import { agentClient, call, drain, events, eventually, goalWithCoordinator, task } from "./teams-helpers";
 
 let server: TestServer;
+let db: typeof import("@/lib/db") | undefined;
 before(async () => {
   server = await startServer({ env: { SWITCHBOARD_WATCHDOG: "0", SWITCHBOARD_SPAWN_HOLD_MS: "150" } });
 });
 after(async () => {
+  await db?.disconnect();
   await server?.stop();
 });
 
@@ -548,4 +550,30 @@ test("the root agent's review goes to the owner", async () => {
     return l.some((e) => e.event === "review.escalated_to_user") ? l : undefined;
   });
   assert.ok(log.some((e) => e.event === "owner_escalation" || e.event.startsWith("question")));
+});
+
+test("the owner's verdict on the root review (the questions feature's seam): rework, then approve", async () => {
+  const { coordinator: c, goal, token } = await goalWithCoordinator(server);
+  process.env.DATABASE_URL = server.env.DATABASE_URL;
+  db = await import("@/lib/db");
+  const { applyOwnerVerdict } = await import("@/lib/domain/reviews/owner-verdict");
+  await call(c, "signal_review", { detail: "[REVIEW REQUIRED] v1" });
+  await db.write((u) =>
+    applyOwnerVerdict(u, {
+      goalId: goal.goal_id,
+      agentId: Number(c.id),
+      verdict: "rework",
+      text: "more tests",
+    }),
+  );
+  const rework = (await drain(c)).find((m) => m.from === "__user__");
+  assert.equal(rework?.content, "rework: more tests");
+  await call(c, "signal_review", { detail: "[REVIEW REQUIRED] v2" });
+  await db.write((u) =>
+    applyOwnerVerdict(u, { goalId: goal.goal_id, agentId: Number(c.id), verdict: "approve" }),
+  );
+  assert.ok((await drain(c)).some((m) => m.kind === "terminate"));
+  const log = await events(server, token, goal.goal_id);
+  assert.ok(log.some((e) => e.event === "review.acknowledged" && String(e.agent_id) === c.id));
+  assert.ok(log.some((e) => e.event === "agent_completed" && String(e.agent_id) === c.id));
 });
