@@ -79,7 +79,13 @@ test("acknowledging the review stops the ladder", async () => {
   await call(c, "send_message", { to: a.id, content: "rework please" });
   await new Promise((r) => setTimeout(r, 4000));
   const l = await events(server, token, goal.goal_id);
-  assert.equal(l.filter((e) => e.event === "watchdog.review_ping").length, 1);
+  const ackAt = l.find((e) => e.event === "review.acknowledged")?.seq ?? 0;
+  assert.ok(ackAt > 0);
+  assert.deepEqual(
+    l.filter((e) => e.event === "watchdog.review_ping" && e.seq > ackAt),
+    [],
+    "no ping after the acknowledgement",
+  );
   assert.ok(!l.some((e) => e.event === "review.escalated_to_user"));
 });
 
