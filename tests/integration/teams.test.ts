@@ -577,3 +577,19 @@ test("the owner's verdict on the root review (the questions feature's seam): rew
   assert.ok(log.some((e) => e.event === "review.acknowledged" && String(e.agent_id) === c.id));
   assert.ok(log.some((e) => e.event === "agent_completed" && String(e.agent_id) === c.id));
 });
+
+test("concurrent terminate_child calls for one child post exactly one sentinel", async () => {
+  const { coordinator: c } = await goalWithCoordinator(server);
+  await call(c, "declare_plan", { tasks: [task("a")] });
+  const a = (await call<{ agent_id: string }>(c, "spawn_agent", { task_id: "a" })).agent_id;
+  const results = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      c.client.callTool({ name: "terminate_child", arguments: { agent_id: a, force: true } }),
+    ),
+  );
+  const codes = results.map(errorCode);
+  assert.equal(codes.filter((x) => x === undefined).length, 1, codes.join(","));
+  assert.ok(codes.every((x) => x === undefined || x === "already_terminating"));
+  const msgs = await drain(await agentClient(server, a));
+  assert.equal(msgs.filter((m) => m.kind === "terminate").length, 1);
+});

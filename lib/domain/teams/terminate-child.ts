@@ -31,8 +31,18 @@ export async function postSentinels(
   const posted: number[] = [];
   const children = await u.db.agent.findMany({ where: { leaderId: agentId }, select: { id: true } });
   for (const c of children) posted.push(...(await postSentinels(u, c.id, "cascade", cascadeFrom ?? agentId)));
+  // Claim first (a conditional update): concurrent terminations of one agent post one sentinel.
+  const claimed = await u.sql.run(
+    `UPDATE "Agent" SET "terminatePostedAt" = ?, "reviewPending" = ?, "terminationRequested" = ?
+     WHERE id = ? AND "terminatePostedAt" IS NULL AND "terminateConsumed" = ? AND status <> 'terminated'`,
+    new Date(),
+    false,
+    false,
+    agentId,
+    false,
+  );
+  if (claimed === 0) return posted;
   const a = await u.db.agent.findUniqueOrThrow({ where: { id: agentId } });
-  if (a.terminatePostedAt || a.terminateConsumed || a.status === "terminated") return posted;
   await insertMessage(u, {
     goalId: a.goalId,
     recipientAgentId: a.id,
@@ -40,10 +50,6 @@ export async function postSentinels(
     kind: "terminate",
     content: TERMINATE_TEXT,
     meta: { reason, cascade_from: cascadeFrom === null ? null : String(cascadeFrom) },
-  });
-  await u.db.agent.update({
-    where: { id: a.id },
-    data: { terminatePostedAt: new Date(), reviewPending: false, terminationRequested: false },
   });
   await appendEvent(u, {
     goalId: a.goalId,
@@ -58,6 +64,13 @@ export async function postSentinels(
   });
   posted.push(a.id);
   return posted;
+}
+
+function alreadyTerminating(agentId: string, consumed: boolean) {
+  return new DomainError("already_terminating", `Agent ${agentId} is already terminating.`, {
+    details: { agent_id: agentId, terminate_consumed: consumed },
+    hint: "Nothing to do: the sentinel is in its inbox (or it has ended).",
+  });
 }
 
 /**
@@ -89,10 +102,7 @@ export async function terminateChild(
       });
     }
     if (target.terminatePostedAt || target.terminateConsumed || target.status === "terminated") {
-      throw new DomainError("already_terminating", `Agent ${input.agent_id} is already terminating.`, {
-        details: { agent_id: input.agent_id, terminate_consumed: target.terminateConsumed },
-        hint: "Nothing to do: the sentinel is in its inbox (or it has ended).",
-      });
+      throw alreadyTerminating(input.agent_id, target.terminateConsumed);
     }
     if (!input.force && !target.reviewPending && !target.terminationRequested) {
       throw new DomainError(
@@ -123,7 +133,8 @@ export async function terminateChild(
       });
     }
     const planId = await finishAgentTask(u, target, outcome);
-    await postSentinels(u, target.id, input.force ? "leader_force" : "approved", null);
+    const posted = await postSentinels(u, target.id, input.force ? "leader_force" : "approved", null);
+    if (!posted.includes(target.id)) throw alreadyTerminating(input.agent_id, target.terminateConsumed);
     return planId;
   });
   if (planId) await read((u) => syncPlanFile(u, planId));
