@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { after, before, test } from "node:test";
-import { errorCode, sc, startServer, type TestServer } from "../helpers/server";
+import { errorCode, mcpClient, sc, startServer, type TestServer } from "../helpers/server";
 import { agentClient, call, drain, events, eventually, goalWithCoordinator, task } from "./teams-helpers";
 
 let server: TestServer;
@@ -510,15 +510,23 @@ test("create_team (deprecated): every error, a team with members, consensus", as
   assert.equal(created.length, 2 + codes.filter((x) => x === undefined).length);
 });
 
-test("spawn lock: concurrent spawn_agent calls of one leader never spawn a task twice", async () => {
+test("spawn lock: concurrent spawn_agent calls of one leader, through two server instances, never spawn a task twice", async () => {
   const { coordinator: c, goal, token } = await goalWithCoordinator(server);
+  // Half of the calls go through a second server process on the same database: the lock holds across instances.
+  const other = await startServer({
+    env: { SWITCHBOARD_WATCHDOG: "0", SWITCHBOARD_SPAWN_HOLD_MS: "150" },
+    shareDatabaseWith: server,
+  });
+  const clients = [c.client, await mcpClient(other.url, await server.cli("agent", "key", c.id))];
   await call(c, "declare_plan", { tasks: ["s1", "s2", "s3", "s4", "s5", "s6"].map((id) => task(id)) });
   const seen = new Set<string>();
   let refused = 0;
   for (let round = 0; round < 4 && seen.size < 6; round++) {
     const ids = ["s1", "s2", "s3", "s4", "s5", "s6", "s1", "s2"];
     const results = await Promise.all(
-      ids.map((task_id) => c.client.callTool({ name: "spawn_agent", arguments: { task_id } })),
+      ids.map((task_id, i) =>
+        (clients[i % 2] ?? c.client).callTool({ name: "spawn_agent", arguments: { task_id } }),
+      ),
     );
     for (const r of results) {
       const code = errorCode(r);
@@ -540,6 +548,7 @@ test("spawn lock: concurrent spawn_agent calls of one leader never spawn a task 
     (await events(server, token, goal.goal_id)).filter((e) => e.event === "team_created").length,
     1,
   );
+  await other.stop();
 });
 
 test("the root agent's review goes to the owner", async () => {
