@@ -49,6 +49,7 @@ export async function drain(a: Agent, wait = 0): Promise<InboxMsg[]> {
 
 export type EventRow = {
   seq: number;
+  ts: string;
   event: string;
   agent_id: number | null;
   team_id: string | null;
