@@ -1,4 +1,4 @@
-// Runs once when the server starts: create or upgrade the database before the first request.
+// Runs once when the server starts: create or upgrade the database before the first request, start the jobs.
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { migrate } = await import("@/lib/db/migrate");
@@ -6,4 +6,10 @@ export async function register() {
   const r = await migrate(env().DATABASE_URL);
   if (r.applied.length)
     console.error(`switchboard: applied migrations ${r.applied.join(", ")} (${r.provider})`);
+  // Background jobs also under `next dev` / `next start` (server/main.ts starts them for `npm start`;
+  // a process-wide guard keeps it to one loop per process, the database lease to one per deployment).
+  const { seedBuiltinSkills } = await import("@/lib/domain/skills/skills");
+  const { startWatchdog } = await import("@/lib/jobs/watchdog");
+  await seedBuiltinSkills();
+  startWatchdog();
 }

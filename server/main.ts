@@ -2,7 +2,9 @@
 // Next.js's request pipeline, about half of a call's CPU) and hands every other request to Next.
 import http from "node:http";
 import next from "next";
+import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { env } from "@/lib/env";
+import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
 const port = Number(process.env.PORT ?? 3000);
@@ -60,6 +62,9 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse) {
 
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 await app.prepare();
+// Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
+await seedBuiltinSkills();
+startWatchdog();
 const nextHandler = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {

@@ -34,11 +34,15 @@ export type ToolDef<
   input: I;
   output: O;
   readOnly: boolean;
+  /** The result's text content, when the contract's shape differs from structuredContent (default: its JSON). */
+  text?: (output: z.input<O>) => string;
   handler: (ctx: ToolContext<CallerFor<A>>, input: z.output<I>) => Promise<z.input<O>>;
 };
 
 /** A tool of any input/output types, as the registry list holds them. */
-export type AnyTool = Omit<ToolDef, "handler"> & {
+export type AnyTool = Omit<ToolDef, "handler" | "text"> & {
+  // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own output
+  text?: (output: any) => string;
   // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own context and input
   handler: (ctx: ToolContext<any>, input: any) => Promise<Record<string, unknown>>;
 };

@@ -8,6 +8,7 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
+import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { DomainError, invalidInput } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { type AnyTool, visibleTo } from "./registry";
@@ -16,7 +17,7 @@ import { TOOLS } from "./tools";
 export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
 
 const INSTRUCTIONS =
-  "Switchboard coordinates a team of agents working on one goal. Read your inbox with read_inbox (pass back `ack`), message other agents with send_message, and find them with list_peers. Every error result carries structuredContent.error.code and says what to do next.";
+  "Switchboard coordinates a team of agents working on one goal. Read your inbox with read_inbox (pass back `ack`), message other agents with send_message, and find them with list_peers. Leaders plan with declare_plan, spawn_agent for ready tasks, and answer their children's signal_review with terminate_child (approve) or send_message (rework); while a review waits, a leader's other tools are blocked. Every error result carries structuredContent.error.code and says what to do next.";
 
 /**
  * The error envelope every tool may return. It is part of each advertised outputSchema because MCP
@@ -79,6 +80,7 @@ async function callTool(
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
+    if (caller.kind === "agent") await beforeAgentTool(caller, tool.name);
     const output = await tool.handler(
       {
         caller,
@@ -95,7 +97,8 @@ async function callTool(
       },
       parsed.data,
     );
-    return { content: [{ type: "text", text: JSON.stringify(output) }], structuredContent: output };
+    const text = tool.text ? tool.text(output) : JSON.stringify(output);
+    return { content: [{ type: "text", text }], structuredContent: output };
   } catch (e) {
     if (e instanceof DomainError) return errorResult(e);
     logger.error({ err: e, tool: tool.name }, "tool failed");

@@ -595,7 +595,7 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   assert.equal(rework.status, 200);
   const cInbox = await inbox(c.client);
   assert.ok(
-    cInbox.messages.some((m) => m.from === "system" && m.content === "rework: add tests"),
+    cInbox.messages.some((m) => m.from === "__user__" && m.content === "rework: add tests"),
     JSON.stringify(cInbox),
   );
 

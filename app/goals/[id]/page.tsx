@@ -3,9 +3,12 @@ import { notFound } from "next/navigation";
 import { AgentsPanel } from "@/components/goals/agents-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
-import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
 import { OwnerMessageForm } from "@/components/questions/owner-message-form";
+import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
+import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
+import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
+import { TeamTreePanel } from "@/components/teams/team-tree-panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
 import { recentEvents } from "@/lib/domain/events/recent-events";
@@ -44,6 +47,9 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
       <AgentsPanel agents={rows} />
       <TaskTreePanel goalId={goal.id} />
       <OwnerMessageForm agents={agents} />
+      <TeamTreePanel goalId={goal.id} />
+      <PlanDagPanel goalId={goal.id} />
+      <PendingReviewsPanel goalId={goal.id} />
       <GoalLive goalId={goal.id} messages={messages} events={events} />
     </div>
   );

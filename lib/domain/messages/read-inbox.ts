@@ -3,6 +3,7 @@ import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
+import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 
 export const readInboxInput = z.strictObject({
@@ -108,7 +109,9 @@ export async function readInbox(
   const take = () =>
     write(async (u) => {
       if (input.ack !== undefined) await consumeThrough(u, agent, input.ack);
-      return takePending(u, agent.agentId, input.limit);
+      const taken = await takePending(u, agent.agentId, input.limit);
+      if (taken.batch.some((m) => m.kind === "terminate")) await consumeTerminate(u, agent, "read");
+      return taken;
     });
   let result = await take();
   const waitMs = Math.min(input.wait_seconds, env().SWITCHBOARD_MAX_WAIT_S) * 1000;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { insertMessage } from "./insert-message";
@@ -20,6 +21,9 @@ type Recipient = {
   goalId: number;
   status: string;
   terminateConsumed: number | boolean;
+  leaderId: number | null;
+  reviewPending: number | boolean;
+  terminationRequested: number | boolean;
 };
 
 /**
@@ -37,7 +41,7 @@ export async function sendMessage(
       toId === undefined
         ? undefined
         : await u.sql.get<Recipient>(
-            `SELECT id, "goalId", status, "terminateConsumed" FROM "Agent" WHERE id = ?`,
+            `SELECT id, "goalId", status, "terminateConsumed", "leaderId", "reviewPending", "terminationRequested" FROM "Agent" WHERE id = ?`,
             toId,
           );
     if (!to) {
@@ -85,6 +89,14 @@ export async function sendMessage(
       agentId: from.agentId,
       data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
     });
+    if (to.leaderId === from.agentId && (to.reviewPending || to.terminationRequested)) {
+      await leaderResponded(u, {
+        goalId: from.goalId,
+        leaderId: from.agentId,
+        childId: to.id,
+        messageId: msg.uid,
+      });
+    }
     return { delivered: true as const, message_id: msg.uid };
   });
 }

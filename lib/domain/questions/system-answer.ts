@@ -1,6 +1,8 @@
 import type { Unit } from "@/lib/db";
+import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
 import type { Resolution } from "./resolve";
 import type { QuestionRow } from "./store";
 
@@ -9,9 +11,10 @@ export const REWORK = "Rework";
 
 /**
  * What the owner's answer to a system question does (docs/questions.md):
- * - root_review, Approve: the coordinator ends (status terminated, a `terminate` sentinel in its inbox,
- *   event `status`) and the goal completes (`goal_completed`).
- * - root_review, Rework: `rework: <text>` as a system message to the coordinator; its review is cleared.
+ * - root_review, Approve: `applyOwnerVerdict` posts terminate sentinels to the coordinator and every
+ *   agent below it; the coordinator ends (status terminated, event `status`) and the goal completes
+ *   (`goal_completed`).
+ * - root_review, Rework: `applyOwnerVerdict` clears the review and sends `rework: <text>` from the owner.
  * - watchdog escalations: the owner's text goes as a system message to the leader concerned (or to the
  *   agent itself when the owner is its leader).
  * - declined: the agent the question is about is told the owner declined, with the reason.
@@ -26,33 +29,35 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
   }
   const first = r.answers[0];
   if (q.origin === "root_review") {
-    const now = new Date();
-    if (first?.selected_labels[0] === APPROVE) {
-      await u.db.agent.update({
-        where: { id: agentId },
-        data: { status: "terminated", reviewPending: false, reviewPendingAt: null },
-      });
-      await tell(agentId, "terminate: the owner approved your review; the goal is complete.", "terminate");
-      await appendEvent(u, {
-        goalId: q.goalId,
-        name: "status",
-        agentId,
-        data: { state: "terminated", reason: "owner_approved", qid: q.id },
-      });
-      await u.db.goal.update({ where: { id: q.goalId }, data: { status: "completed", lastActivityAt: now } });
+    const approve = first?.selected_labels[0] === APPROVE;
+    // The review handshake itself (sentinels down the whole tree, or the rework message) is the teams code's.
+    await applyOwnerVerdict(u, {
+      goalId: q.goalId,
+      agentId,
+      verdict: approve ? "approve" : "rework",
+      text: first?.text ?? "",
+    });
+    if (!approve) return;
+    // Approve ends the root at once (it has no leader to wait for) and completes the goal.
+    await u.db.agent.update({ where: { id: agentId }, data: { status: "terminated" } });
+    await appendEvent(u, {
+      goalId: q.goalId,
+      name: "status",
+      agentId,
+      data: { state: "terminated", reason: "owner_approved", qid: q.id },
+    });
+    const completed = await u.sql.run(
+      `UPDATE "Goal" SET status = 'completed', "updatedAt" = ? WHERE id = ? AND status NOT IN ('completed', 'cancelled')`,
+      new Date(),
+      q.goalId,
+    );
+    if (completed > 0) {
       await appendEvent(u, { goalId: q.goalId, name: "goal_completed", agentId, data: { qid: q.id } });
-    } else {
-      await u.db.agent.update({
-        where: { id: agentId },
-        data: { reviewPending: false, reviewPendingAt: null },
-      });
-      await tell(agentId, `rework: ${first?.text ?? ""}`);
-      await appendEvent(u, {
-        goalId: q.goalId,
-        name: "status",
-        agentId,
-        data: { state: "rework", qid: q.id },
-      });
+      await postToGoalChannel(
+        u,
+        q.goalId,
+        "The owner approved the coordinator's review: the goal is completed.",
+      );
     }
     return;
   }

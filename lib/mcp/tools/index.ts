@@ -1,8 +1,9 @@
 import type { AnyTool } from "../registry";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
-import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
+import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
+import { TEAM_TOOLS } from "./teams";
 import { whoamiTool } from "./whoami";
 
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
@@ -22,4 +23,5 @@ export const TOOLS: AnyTool[] = [
   askUserTool,
   answerQuestionTool,
   escalateQuestionTool,
+  ...TEAM_TOOLS,
 ];

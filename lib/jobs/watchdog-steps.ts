@@ -1,0 +1,190 @@
+import type { Unit } from "@/lib/db";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { escalateToOwner } from "@/lib/domain/owner-gateway";
+import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
+import type { JobsConfig } from "./config";
+import type { Candidate } from "./watchdog";
+
+const ms = (d: Date | string | null) => (d === null ? 0 : new Date(d).getTime());
+
+/** The next step of a ladder, if it is due: 1 and 2 are pings, 3 is the escalation to the owner. */
+function due(stage: number, startedAt: number, stageAt: number, now: Date, firstS: number, everyS: number) {
+  if (stage >= 3) return undefined;
+  const since = stage === 0 ? startedAt : stageAt;
+  const wait = (stage === 0 ? firstS : everyS) * 1000;
+  return now.getTime() - since >= wait ? stage + 1 : undefined;
+}
+
+/** A pending review the leader has not answered. */
+export function reviewStep(a: Candidate, now: Date, cfg: JobsConfig) {
+  if (!a.reviewPending || a.leaderId === null) return undefined;
+  const leaderId = a.leaderId;
+  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
+  const next = due(a.reviewStage, ms(a.reviewPendingAt), ms(a.reviewStageAt), now, p, p);
+  if (!next) return undefined;
+  return async (u: Unit) => {
+    const taken = await u.sql.run(
+      `UPDATE "Agent" SET "reviewStage" = ?, "reviewStageAt" = ? WHERE id = ? AND "reviewStage" = ? AND "reviewPending" = ?`,
+      next,
+      now,
+      a.id,
+      a.reviewStage,
+      true,
+    );
+    if (!taken) return false;
+    if (next < 3) {
+      const warn = next === 2 ? ` This is ping #2: it will be escalated to the owner in ~${p} s.` : "";
+      await insertMessage(u, {
+        goalId: a.goalId,
+        recipientAgentId: leaderId,
+        sender: { kind: "system" },
+        kind: "watchdog",
+        content: `[WATCHDOG] ${a.name} (agent ${a.id}) is waiting for your review.${warn} Approve with terminate_child(agent_id="${a.id}") or ask for rework with send_message.`,
+        meta: { ping: next, agent_id: String(a.id), about: "review" },
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "watchdog.review_ping",
+        agentId: leaderId,
+        data: { ping: next, child: String(a.id) },
+      });
+    } else {
+      await escalateToOwner(u, {
+        kind: "review_escalation",
+        goalId: a.goalId,
+        agentId: a.id,
+        leaderId,
+        text: `Agent ${a.name} (#${a.id}) has waited for a review by its leader (agent #${leaderId}) through two reminders. Please look at its review and tell the leader what to do.`,
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "review.escalated_to_user",
+        agentId: a.id,
+        data: { reason: "leader_unresponsive", leader: String(leaderId) },
+      });
+    }
+    return true;
+  };
+}
+
+/** A termination request the leader has not acted on: the same ladder. */
+export function terminationRequestStep(a: Candidate, now: Date, cfg: JobsConfig) {
+  if (!a.terminationRequested || a.leaderId === null) return undefined;
+  const leaderId = a.leaderId;
+  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
+  const next = due(a.termReqStage, ms(a.terminationRequestedAt), ms(a.termReqStageAt), now, p, p);
+  if (!next) return undefined;
+  return async (u: Unit) => {
+    const taken = await u.sql.run(
+      `UPDATE "Agent" SET "termReqStage" = ?, "termReqStageAt" = ? WHERE id = ? AND "termReqStage" = ? AND "terminationRequested" = ?`,
+      next,
+      now,
+      a.id,
+      a.termReqStage,
+      true,
+    );
+    if (!taken) return false;
+    if (next < 3) {
+      await insertMessage(u, {
+        goalId: a.goalId,
+        recipientAgentId: leaderId,
+        sender: { kind: "system" },
+        kind: "watchdog",
+        content: `[WATCHDOG] ${a.name} (agent ${a.id}) asked to be terminated and waits for you.${next === 2 ? ` Ping #2: escalating to the owner in ~${p} s.` : ""} End it with terminate_child(agent_id="${a.id}") or reply with send_message.`,
+        meta: { ping: next, agent_id: String(a.id), about: "termination_request" },
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "watchdog.termination_ping",
+        agentId: leaderId,
+        data: { ping: next, child: String(a.id) },
+      });
+    } else {
+      await escalateToOwner(u, {
+        kind: "termination_escalation",
+        goalId: a.goalId,
+        agentId: a.id,
+        leaderId,
+        text: `Agent ${a.name} (#${a.id}) asked to be terminated; its leader (agent #${leaderId}) has not acted through two reminders.`,
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "termination.escalated_to_user",
+        agentId: a.id,
+        data: { reason: "leader_unresponsive", leader: String(leaderId) },
+      });
+    }
+    return true;
+  };
+}
+
+/** A leaf agent without a tool call for a while: nudge it twice, then tell the owner. */
+export function idleStep(a: Candidate, now: Date, cfg: JobsConfig) {
+  if (!a.leaf || a.reviewPending || a.terminationRequested) return undefined;
+  const activity = Math.max(ms(a.lastToolCallAt), ms(a.createdAt));
+  // Activity after the last step restarts the ladder.
+  const stage = a.idleStage > 0 && activity > ms(a.idleStageAt) ? 0 : a.idleStage;
+  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
+  const next = due(stage, activity, ms(a.idleStageAt), now, cfg.SWITCHBOARD_IDLE_NUDGE_S, p);
+  if (!next) return undefined;
+  return async (u: Unit) => {
+    const taken = await u.sql.run(
+      `UPDATE "Agent" SET "idleStage" = ?, "idleStageAt" = ? WHERE id = ? AND "idleStage" = ?`,
+      next,
+      now,
+      a.id,
+      a.idleStage,
+    );
+    if (!taken) return false;
+    const idleS = Math.round((now.getTime() - activity) / 1000);
+    if (next < 3) {
+      await insertMessage(u, {
+        goalId: a.goalId,
+        recipientAgentId: a.id,
+        sender: { kind: "system" },
+        kind: "watchdog",
+        content: `[WATCHDOG] No tool call from you for ${idleS} s. If your task is done, call signal_review with [REVIEW REQUIRED]; if you are stuck, ask your leader (send_message or ask_user).${next === 2 ? ` Nudge #2: the owner will be told in ~${p} s.` : ""}`,
+        meta: { nudge: next, about: "idle" },
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "watchdog.idle_nudge",
+        agentId: a.id,
+        data: { nudge: next, idle_s: idleS },
+      });
+    } else {
+      await escalateToOwner(u, {
+        kind: "idle_escalation",
+        goalId: a.goalId,
+        agentId: a.id,
+        leaderId: a.leaderId,
+        text: `Agent ${a.name} (#${a.id}) has made no tool call for ${idleS} s despite two nudges.`,
+      });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: "idle.escalated_to_user",
+        agentId: a.id,
+        data: { idle_s: idleS },
+      });
+    }
+    return true;
+  };
+}
+
+/** A terminate sentinel not read within the grace period: end the agent. */
+export function terminateGraceStep(a: Candidate, now: Date, cfg: JobsConfig) {
+  if (!a.terminatePostedAt) return undefined;
+  if (now.getTime() - ms(a.terminatePostedAt) < cfg.SWITCHBOARD_TERMINATE_GRACE_S * 1000) return undefined;
+  return async (u: Unit) => {
+    if (!(await consumeTerminate(u, { agentId: a.id, goalId: a.goalId }, "watchdog_grace"))) return false;
+    await appendEvent(u, {
+      goalId: a.goalId,
+      name: "terminate.forced",
+      agentId: a.id,
+      teamId: a.teamId,
+      data: { reason: "watchdog_grace" },
+    });
+    return true;
+  };
+}
