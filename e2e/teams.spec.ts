@@ -121,6 +121,9 @@ test("the owner adds and edits a skill", async ({ page }) => {
   await expect(row).toContainText("Builds the UI");
   await expect(row).toContainText("send_message, read_inbox, signal_review");
   await row.getByRole("link", { name: "Edit" }).click();
+  // The list page has a Description field too: wait for the edit page before filling.
+  await expect(page).toHaveURL(/\/skills\/frontend_engineer$/);
+  await expect(page.getByRole("button", { name: "Save skill" })).toBeVisible();
   await page.getByLabel("Description").fill("Builds the whole UI");
   await page.getByRole("button", { name: "Save skill" }).click();
   await expect(page.getByTestId("skill-frontend_engineer")).toContainText("Builds the whole UI");

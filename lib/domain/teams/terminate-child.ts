@@ -29,7 +29,11 @@ export async function postSentinels(
   cascadeFrom: number | null,
 ): Promise<number[]> {
   const posted: number[] = [];
-  const children = await u.db.agent.findMany({ where: { leaderId: agentId }, select: { id: true } });
+  const children = await u.db.agent.findMany({
+    where: { leaderId: agentId },
+    select: { id: true },
+    orderBy: { id: "asc" },
+  });
   for (const c of children) posted.push(...(await postSentinels(u, c.id, "cascade", cascadeFrom ?? agentId)));
   // Claim first (a conditional update): concurrent terminations of one agent post one sentinel.
   const claimed = await u.sql.run(
