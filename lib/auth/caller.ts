@@ -3,7 +3,14 @@ import { AGENT_KEY_PREFIX, hashSecret, OWNER_TOKEN_PREFIX } from "@/lib/ids";
 
 /** Who is calling. Comes only from a credential (API key, token or session), never from input. */
 export type Caller =
-  | { kind: "agent"; agentId: number; goalId: number; name: string }
+  | {
+      kind: "agent";
+      agentId: number;
+      goalId: number;
+      name: string;
+      /** As read at authentication (saves the review gate a read on the calls it lets through). */
+      lastToolCallAt?: Date | null;
+    }
   | { kind: "owner"; userId: number; email: string };
 
 /** How often `lastUsedAt` of a credential is refreshed (a write per request would be waste). */
@@ -23,8 +30,10 @@ async function touch(table: "ApiKey" | "PersonalToken", row: KeyRow): Promise<vo
 export async function authenticateBearer(secret: string): Promise<Caller | undefined> {
   if (secret.startsWith(AGENT_KEY_PREFIX)) {
     const row = await read(({ sql }) =>
-      sql.get<KeyRow & { agentId: number; goalId: number; name: string }>(
-        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name
+      sql.get<
+        KeyRow & { agentId: number; goalId: number; name: string; lastToolCallAt: string | Date | null }
+      >(
+        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt"
          FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
          WHERE k.hash = ? AND k."revokedAt" IS NULL`,
         hashSecret(secret),
@@ -32,7 +41,13 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
     );
     if (!row) return undefined;
     await touch("ApiKey", row);
-    return { kind: "agent", agentId: row.agentId, goalId: row.goalId, name: row.name };
+    return {
+      kind: "agent",
+      agentId: row.agentId,
+      goalId: row.goalId,
+      name: row.name,
+      lastToolCallAt: row.lastToolCallAt === null ? null : new Date(row.lastToolCallAt),
+    };
   }
   if (secret.startsWith(OWNER_TOKEN_PREFIX)) {
     const row = await read(({ sql }) =>

@@ -145,7 +145,9 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
       );
     }
     return callTool(tool, caller, req.params.arguments, {
-      signal: httpSignal ? AbortSignal.any([extra.signal, httpSignal]) : extra.signal,
+      // The server lives for one stateless request: the SDK's own signal only aborts when the transport closes
+      // (a client's notifications/cancelled arrives in another request), so the HTTP connection's is enough.
+      signal: httpSignal ?? extra.signal,
       progressToken: extra._meta?.progressToken,
       sendNotification: (n) => extra.sendNotification(n),
     });

@@ -29,22 +29,26 @@ type GateRow = { lastToolCallAt: Date | string | null; waiting: string | null };
  * children, and `review_gate.denied` is recorded.
  */
 export async function beforeAgentTool(
-  caller: { agentId: number; goalId: number },
+  caller: { agentId: number; goalId: number; lastToolCallAt?: Date | null },
   tool: string,
 ): Promise<void> {
   const gated = !REVIEW_GATE_ALLOW.has(tool);
-  const row = await read(({ sql }) =>
-    sql.get<GateRow>(
-      gated
-        ? `SELECT a."lastToolCallAt",
+  // An allowed tool needs only lastToolCallAt, which authentication usually read already.
+  const row: GateRow | undefined =
+    !gated && caller.lastToolCallAt !== undefined
+      ? { lastToolCallAt: caller.lastToolCallAt, waiting: null }
+      : await read(({ sql }) =>
+          sql.get<GateRow>(
+            gated
+              ? `SELECT a."lastToolCallAt",
              (SELECT ${sql.postgres ? "string_agg(c.id || ':' || c.name, ',')" : "group_concat(c.id || ':' || c.name, ',')"}
               FROM "Agent" c WHERE c."reviewPending" = ? AND c.id <> a.id
                 AND (c."leaderId" = a.id OR c."teamId" IN (SELECT t.id FROM "Team" t WHERE t."leaderId" = a.id))) AS waiting
            FROM "Agent" a WHERE a.id = ?`
-        : `SELECT a."lastToolCallAt", NULL AS waiting FROM "Agent" a WHERE a.id = ?`,
-      ...(gated ? [true, caller.agentId] : [caller.agentId]),
-    ),
-  );
+              : `SELECT a."lastToolCallAt", NULL AS waiting FROM "Agent" a WHERE a.id = ?`,
+            ...(gated ? [true, caller.agentId] : [caller.agentId]),
+          ),
+        );
   if (!row) return;
   const now = new Date();
   const last = row.lastToolCallAt ? new Date(row.lastToolCallAt).getTime() : 0;
