@@ -3,11 +3,9 @@
 import os from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { mcpClient, startServer, type TestServer } from "../tests/helpers/server";
-
-const EMAIL = "owner@example.com";
-const PASSWORD = "correct-horse-battery"; // the harness's ownerToken() creates the owner with it
+import { HARNESS_OWNER, signIn } from "./sign-in";
 
 let server: TestServer;
 let token: string;
@@ -17,21 +15,13 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   server = await startServer();
-  token = await server.ownerToken(EMAIL);
+  token = await server.ownerToken(HARNESS_OWNER.email);
 });
 
 test.afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await server?.stop();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/signin`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/goals$/);
-}
 
 async function agent(key: string) {
   const c = await mcpClient(server.url, key);
@@ -64,7 +54,7 @@ const tree = (withCriteria: boolean, bob: number) => ({
 test("the owner rejects, then approves a task tree in the browser and watches the tasks go to done", async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, server.url);
   await page.getByLabel("Title").fill("Keep the docs accurate");
   await page.getByLabel("Description").fill("The documentation must match the code.");
   await page.getByLabel("Budget (cents)").fill("500");

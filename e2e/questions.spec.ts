@@ -4,11 +4,9 @@
 import os from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { goalWithAgents, mcpClient, startServer, type TestServer } from "../tests/helpers/server";
-
-const EMAIL = "owner@example.com";
-const PASSWORD = "correct-horse-battery";
+import { HARNESS_OWNER, signIn } from "./sign-in";
 
 let server: TestServer;
 const clients: Client[] = [];
@@ -24,17 +22,9 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/signin`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/goals$/);
-}
-
 /** Coordinator C → lead L → engineer E. */
 async function chain() {
-  const g = await goalWithAgents(server, 1, EMAIL);
+  const g = await goalWithAgents(server, 1, HARNESS_OWNER.email);
   const [c, l] = g.agents;
   if (!c || !l) throw new Error("no agents");
   const out = await server.cli(
@@ -83,7 +73,7 @@ test("a three-hop escalation shows up live in the inbox and the owner's click an
   page,
   context,
 }) => {
-  await server.ownerToken(EMAIL);
+  await server.ownerToken(HARNESS_OWNER.email);
   await context.grantPermissions(["notifications"]);
   await page.addInitScript(() => {
     const w = window as unknown as { __notes: string[]; Notification: unknown };
@@ -98,7 +88,7 @@ test("a three-hop escalation shows up live in the inbox and the owner's click an
     Object.defineProperty(Spy, "permission", { get: () => Real.permission });
     w.Notification = Spy;
   });
-  await signIn(page);
+  await signIn(page, server.url);
   await page.goto(`${server.url}/questions`);
   await expect(page.getByTestId("questions-live")).toHaveText("live");
   const { e, l, c } = await chain();
@@ -153,7 +143,7 @@ test("a three-hop escalation shows up live in the inbox and the owner's click an
 test("every input shape on the goal page: multi-select, requires_text, Other, free text; and decline", async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, server.url);
   const { c, goal, e } = await chain();
   await page.goto(`${server.url}/goals/${goal.goal_id}`);
   await expect(page.getByTestId("live-status")).toHaveText("live");

@@ -3,11 +3,9 @@
 import os from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { mcpClient, sc, startServer, type TestServer } from "../tests/helpers/server";
-
-const EMAIL = "owner@example.com";
-const PASSWORD = "correct-horse-battery";
+import { HARNESS_OWNER, signIn } from "./sign-in";
 
 let server: TestServer;
 let token: string;
@@ -17,21 +15,13 @@ test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   server = await startServer({ env: { SWITCHBOARD_WATCHDOG: "0" } });
-  token = await server.ownerToken(EMAIL);
+  token = await server.ownerToken(HARNESS_OWNER.email);
 });
 
 test.afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await server?.stop();
 });
-
-async function signIn(page: Page) {
-  await page.goto(`${server.url}/signin`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/goals$/);
-}
 
 async function agent(id: string) {
   const client = await mcpClient(server.url, await server.cli("agent", "key", id));
@@ -56,7 +46,7 @@ test("the owner sees the team tree, the plan DAG and pending reviews update whil
     }),
   );
   const c = await agent(String(goal.coordinator_agent_id));
-  await signIn(page);
+  await signIn(page, server.url);
   await page.goto(`${server.url}/goals/${goal.goal_id}`);
   await expect(page.getByTestId("live-status")).toHaveText("live");
   await expect(page.getByText("No plan declared yet.")).toBeVisible();
@@ -101,7 +91,7 @@ test("the owner sees the team tree, the plan DAG and pending reviews update whil
 });
 
 test("the owner adds and edits a skill", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, server.url);
   await page.getByRole("link", { name: "Skills" }).click();
   await expect(page).toHaveURL(/\/skills$/);
   for (const s of ["coordinator", "engineer", "reviewer", "researcher"]) {

@@ -3,6 +3,7 @@ import { waitFor } from "@/lib/bus";
 import { listEvents } from "@/lib/domain/events/list-events";
 import { getOwnedGoal, listGoalMessages } from "@/lib/domain/goals/queries";
 import { idParam, ownerRoute } from "@/lib/http/rest";
+import { sseResponse } from "@/lib/http/sse";
 
 export const dynamic = "force-dynamic";
 
@@ -18,55 +19,26 @@ export const GET = ownerRoute<{ id: string }>(async ({ owner, req, params }) => 
   let { after_message: afterMessage, after_event: afterEvent } = query.parse(
     Object.fromEntries(new URL(req.url).searchParams),
   );
-  const encoder = new TextEncoder();
-  const abort = new AbortController();
-  req.signal.addEventListener("abort", () => abort.abort());
-  const stream = new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (chunk: string) => controller.enqueue(encoder.encode(chunk));
-      send("retry: 2000\n\n");
-      try {
-        while (!abort.signal.aborted) {
-          const batch = await waitFor({
-            topics: [`goal:${goal.id}`],
-            timeoutMs: 15_000,
-            recheckMs: 2000,
-            signal: abort.signal,
-            check: async () => {
-              const [messages, { events }] = await Promise.all([
-                listGoalMessages(goal.id, afterMessage),
-                listEvents(goal.id, { after: afterEvent, limit: 200 }),
-              ]);
-              return messages.length || events.length ? { messages, events } : undefined;
-            },
-          });
-          if (!batch) {
-            send(": keep-alive\n\n");
-            continue;
-          }
-          for (const m of batch.messages)
-            send(`event: message\nid: m${m.id}\ndata: ${JSON.stringify(m)}\n\n`);
-          for (const e of batch.events) send(`event: event\nid: e${e.seq}\ndata: ${JSON.stringify(e)}\n\n`);
-          afterMessage = batch.messages.at(-1)?.id ?? afterMessage;
-          afterEvent = batch.events.at(-1)?.seq ?? afterEvent;
-        }
-      } catch {
-        // client went away mid-write
-      } finally {
-        try {
-          controller.close();
-        } catch {}
-      }
-    },
-    cancel() {
-      abort.abort();
-    },
-  });
-  return new Response(stream, {
-    headers: {
-      "Content-Type": "text/event-stream",
-      "Cache-Control": "no-cache, no-transform",
-      Connection: "keep-alive",
-    },
+  return sseResponse(req.signal, async (signal) => {
+    const batch = await waitFor({
+      topics: [`goal:${goal.id}`],
+      timeoutMs: 15_000,
+      recheckMs: 2000,
+      signal,
+      check: async () => {
+        const [messages, { events }] = await Promise.all([
+          listGoalMessages(goal.id, afterMessage),
+          listEvents(goal.id, { after: afterEvent, limit: 200 }),
+        ]);
+        return messages.length || events.length ? { messages, events } : undefined;
+      },
+    });
+    if (!batch) return undefined;
+    afterMessage = batch.messages.at(-1)?.id ?? afterMessage;
+    afterEvent = batch.events.at(-1)?.seq ?? afterEvent;
+    return [
+      ...batch.messages.map((m) => `event: message\nid: m${m.id}\ndata: ${JSON.stringify(m)}\n\n`),
+      ...batch.events.map((e) => `event: event\nid: e${e.seq}\ndata: ${JSON.stringify(e)}\n\n`),
+    ];
   });
 });
