@@ -319,6 +319,11 @@ test("terminate_child: errors, approval marks the task done and unlocks the next
   assert.deepEqual(sc(await term(c, a.id)), { sentinel_posted: true });
   assert.equal(errorCode(await term(c, a.id)), "already_terminating");
   assert.deepEqual(await call(c, "list_ready"), { ready: ["b"] });
+  const statusOf = async (id: string) =>
+    (
+      await call<{ peers: { agent_id: string; status: string }[] }>(c, "list_peers", { scope: "children" })
+    ).peers.find((p) => p.agent_id === id)?.status;
+  assert.equal(await statusOf(a.id), "terminating");
   // Messages still reach it until it reads the sentinel.
   assert.equal(
     errorCode(await c.client.callTool({ name: "send_message", arguments: { to: a.id, content: "bye" } })),
@@ -343,10 +348,7 @@ test("terminate_child: errors, approval marks the task done and unlocks the next
   assert.ok(log.some((e) => e.event === "task_failed" && e.data.task_id === "c"));
   assert.ok(log.some((e) => e.event === "task_ready" && e.data.task_id === "b"));
   assert.ok(log.some((e) => e.event === "agent_completed" && String(e.agent_id) === a.id));
-  const peers = await call<{ peers: { agent_id: string; status: string }[] }>(c, "list_peers", {
-    scope: "children",
-  });
-  assert.equal(peers.peers.find((p) => p.agent_id === a.id)?.status, "terminated");
+  assert.equal(await statusOf(a.id), "terminated");
   // The plan file follows the statuses.
   const planPath = (log.find((e) => e.event === "plan_declared")?.data.plan_path as string) ?? "";
   const file = JSON.parse(fs.readFileSync(planPath, "utf8")) as { tasks: { id: string; status: string }[] };

@@ -55,4 +55,5 @@ test("agent status: terminated wins, then termination_requested, then review_pen
     "termination_requested",
   );
   assert.equal(agentStatus({ ...base, terminateConsumed: true, reviewPending: true }), "terminated");
+  assert.equal(agentStatus({ ...base, terminatePostedAt: new Date() }), "terminating");
 });

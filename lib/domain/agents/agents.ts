@@ -21,14 +21,16 @@ export const registerAgentInput = z.strictObject({
   leaderId: z.number().int().positive().optional(),
 });
 
-/** Status as `list_peers` reports it. */
+/** Status as `list_peers` reports it (`terminating`: a terminate sentinel waits unread in its inbox). */
 export function agentStatus(a: {
   status: string;
   terminateConsumed: boolean;
   terminationRequested: boolean;
   reviewPending: boolean;
+  terminatePostedAt?: Date | null;
 }): string {
   if (a.status === "terminated" || a.terminateConsumed) return "terminated";
+  if (a.terminatePostedAt) return "terminating";
   if (a.terminationRequested) return "termination_requested";
   if (a.reviewPending) return "review_pending";
   return "active";
