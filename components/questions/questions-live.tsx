@@ -3,8 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
-
-const RECONNECT_MS = 3000;
+import { useEventSource } from "@/components/ui/use-event-source";
 
 /**
  * The owner's inbox, live: one EventSource on /api/questions/stream. Each change refreshes the page's
@@ -15,7 +14,6 @@ export function QuestionsLive({ initialPending }: { initialPending: string[] }) 
   const router = useRouter();
   const known = useRef(new Set(initialPending));
   const [count, setCount] = useState(initialPending.length);
-  const [live, setLive] = useState(false);
   const [permission, setPermission] = useState<NotificationPermission | "unsupported">("unsupported");
 
   useEffect(() => {
@@ -35,42 +33,22 @@ export function QuestionsLive({ initialPending }: { initialPending: string[] }) 
     return () => observer.disconnect();
   }, [count]);
 
-  useEffect(() => {
-    let source: EventSource | undefined;
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const connect = () => {
-      source = new EventSource("/api/questions/stream");
-      source.onopen = () => setLive(true);
-      source.addEventListener("questions", (e) => {
-        const { pending } = JSON.parse(e.data) as { pending: string[] };
-        const fresh = pending.filter((q) => !known.current.has(q));
-        known.current = new Set(pending);
-        setCount(pending.length);
-        if (
-          fresh.length > 0 &&
-          typeof Notification !== "undefined" &&
-          Notification.permission === "granted"
-        ) {
-          new Notification("Switchboard: a question for you", {
-            body:
-              fresh.length === 1 ? "An agent is waiting for your answer." : `${fresh.length} new questions.`,
-            tag: "switchboard-questions",
-          });
-        }
-        router.refresh();
-      });
-      source.onerror = () => {
-        setLive(false);
-        source?.close();
-        retry = setTimeout(connect, RECONNECT_MS);
-      };
-    };
-    connect();
-    return () => {
-      clearTimeout(retry);
-      source?.close();
-    };
-  }, [router]);
+  const live = useEventSource("questions", () => "/api/questions/stream", {
+    questions: (data) => {
+      const { pending } = JSON.parse(data) as { pending: string[] };
+      const fresh = pending.filter((q) => !known.current.has(q));
+      known.current = new Set(pending);
+      setCount(pending.length);
+      if (fresh.length > 0 && typeof Notification !== "undefined" && Notification.permission === "granted") {
+        new Notification("Switchboard: a question for you", {
+          body:
+            fresh.length === 1 ? "An agent is waiting for your answer." : `${fresh.length} new questions.`,
+          tag: "switchboard-questions",
+        });
+      }
+      router.refresh();
+    },
+  });
 
   return (
     <div className="flex items-center gap-3 text-xs text-slate-500">
