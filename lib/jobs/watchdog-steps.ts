@@ -1,7 +1,7 @@
 import type { Unit } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
-import { escalateToOwner } from "@/lib/domain/owner-gateway";
+import { escalateToOwner, type OwnerEscalation } from "@/lib/domain/owner-gateway";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
 import type { JobsConfig } from "./config";
 import type { Candidate } from "./watchdog";
@@ -16,6 +16,63 @@ function due(stage: number, startedAt: number, stageAt: number, now: Date, first
   return now.getTime() - since >= wait ? stage + 1 : undefined;
 }
 
+/** One rung of a ladder: pings #1 and #2 are a watchdog message and an event; #3 goes to the owner. */
+type Ladder = {
+  /** The Agent columns holding the ladder's stage (and `<stage>At`). */
+  stage: "reviewStage" | "termReqStage" | "idleStage";
+  /** The flag that must still be set for the step to apply. */
+  flag?: "reviewPending" | "terminationRequested";
+  ping: {
+    to: number;
+    content: string;
+    meta: Record<string, unknown>;
+    event: string;
+    eventAgentId: number;
+    data: Record<string, unknown>;
+  };
+  escalation: OwnerEscalation;
+  escalated: { event: string; data: Record<string, unknown> };
+};
+
+/**
+ * Take step `next` of agent `a`'s ladder (a conditional UPDATE from stage `from`, so two watchdogs cannot
+ * both take it) and do what the step says.
+ */
+function climb(a: Candidate, now: Date, from: number, next: number, l: Ladder) {
+  return async (u: Unit) => {
+    const taken = await u.sql.run(
+      `UPDATE "Agent" SET "${l.stage}" = ?, "${l.stage}At" = ? WHERE id = ? AND "${l.stage}" = ?${l.flag ? ` AND "${l.flag}" = ?` : ""}`,
+      next,
+      now,
+      a.id,
+      from,
+      ...(l.flag ? [true] : []),
+    );
+    if (!taken) return false;
+    if (next < 3) {
+      const p = l.ping;
+      await insertMessage(u, {
+        goalId: a.goalId,
+        recipientAgentId: p.to,
+        sender: { kind: "system" },
+        kind: "watchdog",
+        content: p.content,
+        meta: p.meta,
+      });
+      await appendEvent(u, { goalId: a.goalId, name: p.event, agentId: p.eventAgentId, data: p.data });
+    } else {
+      await escalateToOwner(u, l.escalation);
+      await appendEvent(u, {
+        goalId: a.goalId,
+        name: l.escalated.event,
+        agentId: a.id,
+        data: l.escalated.data,
+      });
+    }
+    return true;
+  };
+}
+
 /** A pending review the leader has not answered. */
 export function reviewStep(a: Candidate, now: Date, cfg: JobsConfig) {
   if (!a.reviewPending || a.leaderId === null) return undefined;
@@ -23,49 +80,30 @@ export function reviewStep(a: Candidate, now: Date, cfg: JobsConfig) {
   const p = cfg.SWITCHBOARD_REVIEW_PING_S;
   const next = due(a.reviewStage, ms(a.reviewPendingAt), ms(a.reviewStageAt), now, p, p);
   if (!next) return undefined;
-  return async (u: Unit) => {
-    const taken = await u.sql.run(
-      `UPDATE "Agent" SET "reviewStage" = ?, "reviewStageAt" = ? WHERE id = ? AND "reviewStage" = ? AND "reviewPending" = ?`,
-      next,
-      now,
-      a.id,
-      a.reviewStage,
-      true,
-    );
-    if (!taken) return false;
-    if (next < 3) {
-      const warn = next === 2 ? ` This is ping #2: it will be escalated to the owner in ~${p} s.` : "";
-      await insertMessage(u, {
-        goalId: a.goalId,
-        recipientAgentId: leaderId,
-        sender: { kind: "system" },
-        kind: "watchdog",
-        content: `[WATCHDOG] ${a.name} (agent ${a.id}) is waiting for your review.${warn} Approve with terminate_child(agent_id="${a.id}") or ask for rework with send_message.`,
-        meta: { ping: next, agent_id: String(a.id), about: "review" },
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "watchdog.review_ping",
-        agentId: leaderId,
-        data: { ping: next, child: String(a.id) },
-      });
-    } else {
-      await escalateToOwner(u, {
-        kind: "review_escalation",
-        goalId: a.goalId,
-        agentId: a.id,
-        leaderId,
-        text: `Agent ${a.name} (#${a.id}) has waited for a review by its leader (agent #${leaderId}) through two reminders. Please look at its review and tell the leader what to do.`,
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "review.escalated_to_user",
-        agentId: a.id,
-        data: { reason: "leader_unresponsive", leader: String(leaderId) },
-      });
-    }
-    return true;
-  };
+  const warn = next === 2 ? ` This is ping #2: it will be escalated to the owner in ~${p} s.` : "";
+  return climb(a, now, a.reviewStage, next, {
+    stage: "reviewStage",
+    flag: "reviewPending",
+    ping: {
+      to: leaderId,
+      content: `[WATCHDOG] ${a.name} (agent ${a.id}) is waiting for your review.${warn} Approve with terminate_child(agent_id="${a.id}") or ask for rework with send_message.`,
+      meta: { ping: next, agent_id: String(a.id), about: "review" },
+      event: "watchdog.review_ping",
+      eventAgentId: leaderId,
+      data: { ping: next, child: String(a.id) },
+    },
+    escalation: {
+      kind: "review_escalation",
+      goalId: a.goalId,
+      agentId: a.id,
+      leaderId,
+      text: `Agent ${a.name} (#${a.id}) has waited for a review by its leader (agent #${leaderId}) through two reminders. Please look at its review and tell the leader what to do.`,
+    },
+    escalated: {
+      event: "review.escalated_to_user",
+      data: { reason: "leader_unresponsive", leader: String(leaderId) },
+    },
+  });
 }
 
 /** A termination request the leader has not acted on: the same ladder. */
@@ -75,48 +113,29 @@ export function terminationRequestStep(a: Candidate, now: Date, cfg: JobsConfig)
   const p = cfg.SWITCHBOARD_REVIEW_PING_S;
   const next = due(a.termReqStage, ms(a.terminationRequestedAt), ms(a.termReqStageAt), now, p, p);
   if (!next) return undefined;
-  return async (u: Unit) => {
-    const taken = await u.sql.run(
-      `UPDATE "Agent" SET "termReqStage" = ?, "termReqStageAt" = ? WHERE id = ? AND "termReqStage" = ? AND "terminationRequested" = ?`,
-      next,
-      now,
-      a.id,
-      a.termReqStage,
-      true,
-    );
-    if (!taken) return false;
-    if (next < 3) {
-      await insertMessage(u, {
-        goalId: a.goalId,
-        recipientAgentId: leaderId,
-        sender: { kind: "system" },
-        kind: "watchdog",
-        content: `[WATCHDOG] ${a.name} (agent ${a.id}) asked to be terminated and waits for you.${next === 2 ? ` Ping #2: escalating to the owner in ~${p} s.` : ""} End it with terminate_child(agent_id="${a.id}") or reply with send_message.`,
-        meta: { ping: next, agent_id: String(a.id), about: "termination_request" },
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "watchdog.termination_ping",
-        agentId: leaderId,
-        data: { ping: next, child: String(a.id) },
-      });
-    } else {
-      await escalateToOwner(u, {
-        kind: "termination_escalation",
-        goalId: a.goalId,
-        agentId: a.id,
-        leaderId,
-        text: `Agent ${a.name} (#${a.id}) asked to be terminated; its leader (agent #${leaderId}) has not acted through two reminders.`,
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "termination.escalated_to_user",
-        agentId: a.id,
-        data: { reason: "leader_unresponsive", leader: String(leaderId) },
-      });
-    }
-    return true;
-  };
+  return climb(a, now, a.termReqStage, next, {
+    stage: "termReqStage",
+    flag: "terminationRequested",
+    ping: {
+      to: leaderId,
+      content: `[WATCHDOG] ${a.name} (agent ${a.id}) asked to be terminated and waits for you.${next === 2 ? ` Ping #2: escalating to the owner in ~${p} s.` : ""} End it with terminate_child(agent_id="${a.id}") or reply with send_message.`,
+      meta: { ping: next, agent_id: String(a.id), about: "termination_request" },
+      event: "watchdog.termination_ping",
+      eventAgentId: leaderId,
+      data: { ping: next, child: String(a.id) },
+    },
+    escalation: {
+      kind: "termination_escalation",
+      goalId: a.goalId,
+      agentId: a.id,
+      leaderId,
+      text: `Agent ${a.name} (#${a.id}) asked to be terminated; its leader (agent #${leaderId}) has not acted through two reminders.`,
+    },
+    escalated: {
+      event: "termination.escalated_to_user",
+      data: { reason: "leader_unresponsive", leader: String(leaderId) },
+    },
+  });
 }
 
 /** A leaf agent without a tool call for a while: nudge it twice, then tell the owner. */
@@ -128,48 +147,26 @@ export function idleStep(a: Candidate, now: Date, cfg: JobsConfig) {
   const p = cfg.SWITCHBOARD_REVIEW_PING_S;
   const next = due(stage, activity, ms(a.idleStageAt), now, cfg.SWITCHBOARD_IDLE_NUDGE_S, p);
   if (!next) return undefined;
-  return async (u: Unit) => {
-    const taken = await u.sql.run(
-      `UPDATE "Agent" SET "idleStage" = ?, "idleStageAt" = ? WHERE id = ? AND "idleStage" = ?`,
-      next,
-      now,
-      a.id,
-      a.idleStage,
-    );
-    if (!taken) return false;
-    const idleS = Math.round((now.getTime() - activity) / 1000);
-    if (next < 3) {
-      await insertMessage(u, {
-        goalId: a.goalId,
-        recipientAgentId: a.id,
-        sender: { kind: "system" },
-        kind: "watchdog",
-        content: `[WATCHDOG] No tool call from you for ${idleS} s. If your task is done, call signal_review with [REVIEW REQUIRED]; if you are stuck, ask your leader (send_message or ask_user).${next === 2 ? ` Nudge #2: the owner will be told in ~${p} s.` : ""}`,
-        meta: { nudge: next, about: "idle" },
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "watchdog.idle_nudge",
-        agentId: a.id,
-        data: { nudge: next, idle_s: idleS },
-      });
-    } else {
-      await escalateToOwner(u, {
-        kind: "idle_escalation",
-        goalId: a.goalId,
-        agentId: a.id,
-        leaderId: a.leaderId,
-        text: `Agent ${a.name} (#${a.id}) has made no tool call for ${idleS} s despite two nudges.`,
-      });
-      await appendEvent(u, {
-        goalId: a.goalId,
-        name: "idle.escalated_to_user",
-        agentId: a.id,
-        data: { idle_s: idleS },
-      });
-    }
-    return true;
-  };
+  const idleS = Math.round((now.getTime() - activity) / 1000);
+  return climb(a, now, a.idleStage, next, {
+    stage: "idleStage",
+    ping: {
+      to: a.id,
+      content: `[WATCHDOG] No tool call from you for ${idleS} s. If your task is done, call signal_review with [REVIEW REQUIRED]; if you are stuck, ask your leader (send_message or ask_user).${next === 2 ? ` Nudge #2: the owner will be told in ~${p} s.` : ""}`,
+      meta: { nudge: next, about: "idle" },
+      event: "watchdog.idle_nudge",
+      eventAgentId: a.id,
+      data: { nudge: next, idle_s: idleS },
+    },
+    escalation: {
+      kind: "idle_escalation",
+      goalId: a.goalId,
+      agentId: a.id,
+      leaderId: a.leaderId,
+      text: `Agent ${a.name} (#${a.id}) has made no tool call for ${idleS} s despite two nudges.`,
+    },
+    escalated: { event: "idle.escalated_to_user", data: { idle_s: idleS } },
+  });
 }
 
 /** A terminate sentinel not read within the grace period: end the agent. */
