@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { write } from "@/lib/db";
+import { type ReadUnit, write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { DomainError, notFound } from "@/lib/errors";
@@ -25,6 +25,13 @@ export type TaskRow = {
 };
 
 export const TASK_COLUMNS = `id, "goalId", title, status, "assigneeId", "billingCode", "verifierJson", "verifierKind"`;
+
+/** The task, if it belongs to the caller's goal; otherwise `not_found` (another goal's task is not shown). */
+export async function goalTaskOr404(u: ReadUnit, goalId: number, taskId: number): Promise<TaskRow> {
+  const task = await u.sql.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`, taskId);
+  if (!task || task.goalId !== goalId) throw notFound(`task ${taskId}`);
+  return task;
+}
 
 /**
  * `claim_task`: one conditional UPDATE (`status = 'approved' AND assigneeId IS NULL`), so of any number
@@ -54,8 +61,7 @@ export async function claimTask(caller: { agentId: number; goalId: number }, tas
       taskId,
       caller.goalId,
     );
-    const task = await u.sql.get<TaskRow>(`SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`, taskId);
-    if (!task || task.goalId !== caller.goalId) throw notFound(`task ${taskId}`);
+    const task = await goalTaskOr404(u, caller.goalId, taskId);
     if (changed !== 1) {
       if (task.assigneeId !== null && task.status !== "cancelled") {
         throw new DomainError(

@@ -4,8 +4,8 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
-import { DomainError, notFound } from "@/lib/errors";
-import { TASK_COLUMNS, type TaskRow } from "./claim-task";
+import { DomainError } from "@/lib/errors";
+import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const completeTaskInput = z.strictObject({
@@ -34,11 +34,7 @@ export async function completeTask(
   input: z.infer<typeof completeTaskInput>,
 ) {
   return write(async (u) => {
-    const task = await u.sql.get<TaskRow>(
-      `SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`,
-      input.task_id,
-    );
-    if (!task || task.goalId !== caller.goalId) throw notFound(`task ${input.task_id}`);
+    const task = await goalTaskOr404(u, caller.goalId, input.task_id);
     if (task.assigneeId !== caller.agentId) {
       throw new DomainError("ErrNotTaskHolder", `Task ${task.id} is not claimed by you.`, {
         details: { task_id: task.id, assignee_id: task.assigneeId },

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
-import { DomainError, notFound } from "@/lib/errors";
-import { TASK_COLUMNS, type TaskRow } from "./claim-task";
+import { DomainError } from "@/lib/errors";
+import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const verifyTaskInput = z.strictObject({
@@ -24,11 +24,7 @@ export async function verifyTask(
   input: z.infer<typeof verifyTaskInput>,
 ) {
   return write(async (u) => {
-    const task = await u.sql.get<TaskRow>(
-      `SELECT ${TASK_COLUMNS} FROM "GoalTask" WHERE id = ?`,
-      input.task_id,
-    );
-    if (!task || task.goalId !== caller.goalId) throw notFound(`task ${input.task_id}`);
+    const task = await goalTaskOr404(u, caller.goalId, input.task_id);
     if (task.status !== "awaiting_verification") {
       throw new DomainError("ErrTaskNotAwaitingVerification", `Task ${task.id} is ${task.status}.`, {
         details: { task_id: task.id, status: task.status },
