@@ -18,8 +18,13 @@ import { migrate, sqliteFile } from "./migrate";
  * SQLite: Prisma's better-sqlite3 adapter has ONE connection, and an interactive transaction holds it
  * across awaits, so a query from another request would run inside that transaction and vanish with its
  * rollback (ENVIRONMENT.md). We design that out: every unit of work of this process waits its turn in one
- * queue, and a write unit wraps itself in `BEGIN IMMEDIATE … COMMIT` on that connection (IMMEDIATE also
- * makes a second process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY).
+ * queue on that connection, and each write unit is its own SAVEPOINT, rolled back alone when it fails.
+ * Group commit: the first write unit opens a transaction (`BEGIN IMMEDIATE`, which also makes a second
+ * process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY); the units that
+ * reach the queue during the same turn of the event loop join it, and one COMMIT at the end of the turn
+ * makes them all durable (a COMMIT costs several times a unit's own statements, BENCHMARKS.md). No unit's
+ * result, read or write, is released before the transaction it ran in has committed; if SQLite abandons
+ * that transaction, every unit in it fails instead.
  * Consequence: code inside a unit must not start Prisma's own transactions (`$transaction`, nested
  * writes); SQLite refuses them loudly ("cannot start a transaction within a transaction").
  * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
@@ -42,8 +47,26 @@ export type ReadUnit = Omit<Unit, "notify">;
 
 type State = {
   client: PrismaClient;
-  /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
-  sqlite?: { raw: BetterSqlite3.Database; sql: Sql; tx: TxStatements; tail: Promise<unknown> };
+  sqlite?: SqliteQueue;
+};
+
+/** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
+type SqliteQueue = {
+  raw: BetterSqlite3.Database;
+  sql: Sql;
+  tx: TxStatements;
+  tail: Promise<unknown>;
+  /** The open group-commit transaction, if any. */
+  batch?: Batch;
+};
+
+/** One SQLite transaction shared by the units of one event-loop turn. */
+type Batch = {
+  /** Settles when the transaction has committed (or failed: then every unit in it fails). */
+  committed: Promise<void>;
+  settle(error?: Error): void;
+  /** Topics the batch's units notified; published once the batch has committed. */
+  topics: Set<string>;
 };
 
 /**
@@ -101,7 +124,11 @@ function door(): Promise<Door> {
     (s) => ({
       write: (fn) => writeUnit(s, fn),
       read: (fn) => readUnit(s, fn),
-      disconnect: () => s.client.$disconnect(),
+      disconnect: async () => {
+        const q = s.sqlite;
+        if (q) await serialized(q, async () => q.batch && endBatch(q, q.batch));
+        await s.client.$disconnect();
+      },
     }),
     (e) => {
       g.__switchboardDoor = undefined;
@@ -111,21 +138,28 @@ function door(): Promise<Door> {
   return g.__switchboardDoor;
 }
 
-type TxStatements = Record<"begin" | "commit" | "rollback", () => void>;
+type TxStatements = Record<
+  "begin" | "commit" | "rollback" | "savepoint" | "release" | "rollbackTo",
+  () => void
+>;
 
 function txStatements(raw: BetterSqlite3.Database): TxStatements {
   const st = (sql: string) => {
     const p = raw.prepare(sql);
     return () => void p.run();
   };
-  return { begin: st("BEGIN IMMEDIATE"), commit: st("COMMIT"), rollback: st("ROLLBACK") };
+  return {
+    begin: st("BEGIN IMMEDIATE"),
+    commit: st("COMMIT"),
+    rollback: st("ROLLBACK"),
+    savepoint: st("SAVEPOINT unit"),
+    release: st("RELEASE unit"),
+    rollbackTo: st("ROLLBACK TO unit"),
+  };
 }
 
-/**
- * Run `fn` after every earlier SQLite unit of work of this process has finished. (Group commit was
- * measured and dropped: units on the hot paths never wait on I/O, so the queue never holds two.)
- */
-function serialized<T>(q: NonNullable<State["sqlite"]>, fn: () => Promise<T>): Promise<T> {
+/** Run `fn` after every earlier SQLite unit of work of this process has finished. */
+function serialized<T>(q: SqliteQueue, fn: () => Promise<T>): Promise<T> {
   const result = q.tail.then(fn, fn);
   q.tail = result.catch(() => undefined);
   return result;
@@ -194,25 +228,73 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>): Promise<T> {
       { maxWait: 10_000, timeout: 30_000 },
     );
   }
-  const result = await serialized(q, async () => {
-    q.tx.begin();
+  const { result, batch } = await serialized(q, async () => {
+    const batch = joinBatch(q);
+    q.tx.savepoint();
     try {
-      const r = await fn({ db: s.client, sql: q.sql, notify });
-      q.tx.commit();
-      return r;
+      const result = await fn({ db: s.client, sql: q.sql, notify });
+      q.tx.release();
+      for (const topic of topics) batch.topics.add(topic);
+      return { result, batch };
     } catch (e) {
-      if (q.raw.inTransaction) q.tx.rollback();
+      if (q.raw.inTransaction) {
+        q.tx.rollbackTo();
+        q.tx.release();
+      } else {
+        // SQLite abandoned the whole transaction (an I/O error, a full disk): its other units fail too.
+        endBatch(q, batch, new Error("SQLite abandoned the transaction", { cause: e }));
+      }
       throw e;
     }
   });
-  for (const topic of topics) emitLocal(topic);
+  await batch.committed;
   return result;
 }
 
 async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>): Promise<T> {
   const q = s.sqlite;
   if (!q) return fn({ db: s.client, sql: postgresSql(s.client) });
-  return serialized(q, () => fn({ db: s.client, sql: q.sql }));
+  const { result, batch } = await serialized(q, async () => ({
+    result: await fn({ db: s.client, sql: q.sql }),
+    batch: q.batch,
+  }));
+  // Inside an open transaction the read may have seen its earlier units' writes: release it with them.
+  if (batch) await batch.committed;
+  return result;
+}
+
+/** The open transaction, or a new one whose COMMIT is queued once this turn of the event loop is over. */
+function joinBatch(q: SqliteQueue): Batch {
+  if (q.batch) return q.batch;
+  q.tx.begin();
+  let settle!: Batch["settle"];
+  const committed = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  committed.catch(() => undefined); // each unit awaits it; this only keeps an unawaited failure quiet
+  const batch: Batch = { committed, settle, topics: new Set() };
+  q.batch = batch;
+  setImmediate(() => void serialized(q, async () => endBatch(q, batch)));
+  return batch;
+}
+
+/** Commit `batch` (or, given an error, give it up), then release its units and publish their topics. */
+function endBatch(q: SqliteQueue, batch: Batch, error?: Error) {
+  if (q.batch !== batch) return; // already ended
+  q.batch = undefined;
+  if (error === undefined) {
+    try {
+      q.tx.commit();
+    } catch (e) {
+      error = e instanceof Error ? e : new Error(String(e));
+    }
+  }
+  if (error !== undefined) {
+    if (q.raw.inTransaction) q.tx.rollback();
+    return batch.settle(error);
+  }
+  batch.settle();
+  for (const topic of batch.topics) emitLocal(topic);
 }
 
 /** Run `fn` again (up to `attempts` times in all) when it fails on a unique constraint (Prisma P2002). */

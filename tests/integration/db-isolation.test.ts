@@ -77,3 +77,55 @@ test(`${provider}: 200 concurrent writes, a third of them failing, keep exactly 
   assert.equal(acked.length, 133);
   assert.deepEqual(new Set(stored), new Set(acked));
 });
+
+test(`${provider}: when SQLite abandons a transaction, none of the units in it is acknowledged`, {
+  skip: provider !== "sqlite" && "group commit is SQLite's",
+}, async () => {
+  // Three writes reach the queue in one turn, so they share one transaction (group commit). The second
+  // ends that transaction under the others' feet, as an I/O error or a full disk would.
+  const names = ["mate-before", "aborter", "mate-after"];
+  const results = await Promise.allSettled(
+    names.map((name) =>
+      db.write(async ({ db: tx, sql }) => {
+        await tx.skill.create({ data: skillRow(name) });
+        if (name === "aborter") await sql.run("ROLLBACK");
+        return name;
+      }),
+    ),
+  );
+  const stored = await db.read(async ({ db: tx }) =>
+    (await tx.skill.findMany({ where: { name: { in: names } } })).map((s) => s.name),
+  );
+  const acked = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  assert.deepEqual(
+    results.slice(0, 2).map((r) => r.status),
+    ["rejected", "rejected"],
+    "neither the aborting unit nor its batch-mate before it is acknowledged",
+  );
+  assert.deepEqual(new Set(stored), new Set(acked), "exactly the acknowledged writes are stored");
+  // The queue carries on with a fresh transaction.
+  assert.equal(
+    await db.write(({ db: tx }) => tx.skill.create({ data: skillRow("after-abort") })).then((s) => s.name),
+    "after-abort",
+  );
+});
+
+test(`${provider}: a read never returns before the writes it could see have committed`, {
+  skip: provider !== "sqlite" && "PostgreSQL reads run beside writes and see only committed rows",
+}, async () => {
+  // The write and the read reach the queue in one turn; the read runs after the write (same connection,
+  // possibly inside the open transaction) and must not return until that write is durable.
+  const order: string[] = [];
+  const written = db
+    .write(({ db: tx }) => tx.skill.create({ data: skillRow("seen-by-read") }))
+    .then(() => order.push("write acknowledged"));
+  const seen = db
+    .read(({ db: tx }) => tx.skill.findUnique({ where: { name: "seen-by-read" } }))
+    .then((row) => {
+      order.push("read returned");
+      return row;
+    });
+  await Promise.all([written, seen]);
+  assert.equal((await seen)?.name, "seen-by-read");
+  assert.deepEqual(order, ["write acknowledged", "read returned"]);
+});
