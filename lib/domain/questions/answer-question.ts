@@ -4,7 +4,7 @@ import { DomainError } from "@/lib/errors";
 import { checkAnswers } from "./render";
 import { resolveQuestion } from "./resolve";
 import type { answerQuestionInput } from "./schemas";
-import { parseQuestion, type QuestionRow, unknownQid } from "./store";
+import { holderLabel, parseQuestion, questionInGoal, unknownQid } from "./store";
 
 export const notHolder = (qid: string, holder: string) =>
   new DomainError("not_holder", `You are not the current holder of question ${qid}.`, {
@@ -23,11 +23,9 @@ export async function answerQuestion(
   input: z.infer<typeof answerQuestionInput>,
 ) {
   return write(async (u) => {
-    const q = (await u.db.question.findUnique({ where: { id: input.qid } })) as QuestionRow | null;
-    if (!q || q.goalId !== caller.goalId) throw unknownQid(input.qid);
+    const q = await questionInGoal(u, input.qid, caller.goalId);
     if (q.status !== "pending") throw unknownQid(input.qid, q.status);
-    if (q.holderId !== caller.agentId)
-      throw notHolder(q.id, q.holderId === null ? "__user__" : String(q.holderId));
+    if (q.holderId !== caller.agentId) throw notHolder(q.id, holderLabel(q.holderId));
     const answers = checkAnswers(parseQuestion(q).questions, input.answers);
     await resolveQuestion(u, q, caller.agentId, {
       kind: "answered",

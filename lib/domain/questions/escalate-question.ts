@@ -15,8 +15,7 @@ import {
   nextHolder,
   notifyQuestion,
   parseQuestion,
-  type QuestionRow,
-  unknownQid,
+  questionInGoal,
 } from "./store";
 
 const stale = (qid: string, status: string, holder: string) =>
@@ -36,8 +35,7 @@ export async function escalateQuestion(
   input: z.infer<typeof escalateQuestionInput>,
 ) {
   return write(async (u) => {
-    const q = (await u.db.question.findUnique({ where: { id: input.qid } })) as QuestionRow | null;
-    if (!q || q.goalId !== caller.goalId) throw unknownQid(input.qid);
+    const q = await questionInGoal(u, input.qid, caller.goalId);
     const { chain, hops, questions } = parseQuestion(q);
     if (q.status !== "pending") throw stale(q.id, q.status, holderLabel(q.holderId));
     if (q.holderId !== caller.agentId) {

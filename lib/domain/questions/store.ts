@@ -57,6 +57,13 @@ export const unknownQid = (qid: string, status?: string) =>
     status: status ? 409 : 404,
   });
 
+/** The question `qid` of the caller's goal, pending or not; `unknown_qid` when there is none. */
+export async function questionInGoal(u: ReadUnit, qid: string, goalId: number): Promise<QuestionRow> {
+  const q = (await u.db.question.findUnique({ where: { id: qid } })) as QuestionRow | null;
+  if (!q || q.goalId !== goalId) throw unknownQid(qid);
+  return q;
+}
+
 /** Topics to wake when a question changes: its own waiters, and the owner's live inbox. */
 export function notifyQuestion(u: Unit, q: { id: string; ownerId: number | null }): void {
   u.notify(`question:${q.id}`);
