@@ -2,12 +2,14 @@ import path from "node:path";
 import { z } from "zod";
 
 /**
- * Every environment variable Switchboard reads, validated once. The README's configuration
- * reference mirrors this list.
+ * Every environment variable Switchboard reads, validated once; nothing else in lib/ or app/ reads
+ * `process.env`. The README's configuration reference mirrors this list.
  */
 const schema = z.object({
   DATABASE_URL: z.string().default("file:./data/switchboard.db"),
   SWITCHBOARD_DATA_DIR: z.string().default("./data"),
+  /** HTTP port of this server (the Origin policy allows localhost on it). */
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   /** Public origin of the app (e.g. https://switchboard.example.com); next-auth's NEXTAUTH_URL also works. */
   SWITCHBOARD_URL: z.string().optional(),
   NEXTAUTH_URL: z.string().optional(),
@@ -23,6 +25,36 @@ const schema = z.object({
   SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
   NEXTAUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** The app's root (migrations are read from `<root>/prisma/migrations`); the CLI and the runner set it. */
+  SWITCHBOARD_APP_DIR: z.string().optional(),
+
+  // The watchdog and the tool-call bookkeeping, in seconds. Defaults are the orchestrator's; tests shorten them.
+  /** `0` turns the watchdog off in this process. */
+  SWITCHBOARD_WATCHDOG: z.enum(["0", "1"]).default("1"),
+  /** Seconds between watchdog passes. */
+  SWITCHBOARD_WATCHDOG_TICK_S: z.coerce.number().positive().default(30),
+  /** A pending review (or termination request) unanswered this long gets ping #1; as long again, ping #2; again, the owner. */
+  SWITCHBOARD_REVIEW_PING_S: z.coerce.number().positive().default(60),
+  /** A leaf agent without a tool call for this long gets nudge #1 (then the same ladder, every REVIEW_PING_S). */
+  SWITCHBOARD_IDLE_NUDGE_S: z.coerce.number().positive().default(120),
+  /** An agent that has not read its terminate sentinel this long after it was posted is ended. */
+  SWITCHBOARD_TERMINATE_GRACE_S: z.coerce.number().positive().default(60),
+  /** Agent.lastToolCallAt is rewritten only when older than this (keeps /mcp to one cheap read per call). */
+  SWITCHBOARD_TOOL_CALL_TOUCH_S: z.coerce.number().min(0).default(5),
+  /** Test aid: extra milliseconds spawn_agent / create_team hold their per-agent lock (0 in production). */
+  SWITCHBOARD_SPAWN_HOLD_MS: z.coerce.number().int().min(0).max(10_000).default(0),
+
+  // The command-verification runner (`npm run runner`, docs/goals.md).
+  /** Recorded as `runner:<id>` in verdicts; default `<hostname>-<pid>`. */
+  SWITCHBOARD_RUNNER_ID: z.string().optional(),
+  /** How often an idle runner looks for jobs, in milliseconds. */
+  SWITCHBOARD_RUNNER_POLL_MS: z.coerce.number().int().positive().default(1000),
+  /** Jobs one runner runs at once. */
+  SWITCHBOARD_RUNNER_CONCURRENCY: z.coerce.number().int().positive().default(2),
+  /** Base directory of a command's relative `cwd`; default the runner's working directory. */
+  SWITCHBOARD_WORKSPACE: z.string().optional(),
+  /** A runner's lease on a job lasts the command's timeout plus this many seconds. */
+  SWITCHBOARD_RUNNER_LEASE_GRACE_S: z.coerce.number().min(0).default(30),
 });
 
 export type Env = z.infer<typeof schema>;
@@ -46,4 +78,17 @@ export function isPostgres(url = env().DATABASE_URL): boolean {
 export function publicOrigin(): string | undefined {
   const url = env().SWITCHBOARD_URL ?? env().NEXTAUTH_URL;
   return url ? new URL(url).origin : undefined;
+}
+
+/**
+ * The given variables of the host environment, as they are (unset ones left out): what a child process
+ * may inherit (the runner passes PATH, HOME, … to verification commands and nothing else).
+ */
+export function hostVariables(names: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const k of names) {
+    const v = process.env[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }

@@ -3,9 +3,10 @@
 import { useLayoutEffect, useRef } from "react";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import type { FeedMessage } from "@/lib/domain/goals/queries";
 
-const sender = (m: FeedMessage) => m.from_name ?? (m.from === "__user__" ? "owner" : m.from);
+const sender = (m: FeedMessage) => m.from_name ?? (m.from === USER_SENTINEL ? "owner" : m.from);
 const recipient = (m: FeedMessage) => m.to_name ?? m.channel ?? (m.to === null ? null : `#${m.to}`);
 
 /** Messages oldest first; stays scrolled to the newest unless the reader scrolled up. */

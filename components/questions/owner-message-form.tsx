@@ -5,6 +5,7 @@ import { sendOwnerMessageAction } from "@/app/goals/[id]/actions";
 import { Button } from "@/components/ui/button";
 import { FormError, inputClass } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 
 /** The owner writes to any agent of the goal; it arrives in its inbox from `__user__`. */
 export function OwnerMessageForm({
@@ -51,7 +52,7 @@ export function OwnerMessageForm({
           value={content}
           onChange={(e) => setContent(e.target.value)}
           className={inputClass}
-          placeholder="Arrives in the agent's inbox from you (__user__)"
+          placeholder={`Arrives in the agent's inbox from you (${USER_SENTINEL})`}
         />
         <FormError message={error} />
         <div className="flex items-center gap-3">

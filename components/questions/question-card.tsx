@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import type { QuestionView } from "@/lib/domain/questions/owner-questions";
 import { QuestionForm } from "./question-form";
 
@@ -12,7 +13,7 @@ const ORIGIN_LABEL: Record<string, string> = {
   idle_escalation: "idle agent",
 };
 
-const who = (id: string, name: string | null) => (id === "__user__" ? "you" : `${name ?? "agent"} #${id}`);
+const who = (id: string, name: string | null) => (id === USER_SENTINEL ? "you" : `${name ?? "agent"} #${id}`);
 
 /** One question as the owner sees it: chips, who asked and who passed it on and why, context, the form. */
 export function QuestionCard({ view, showGoal = true }: { view: QuestionView; showGoal?: boolean }) {
@@ -60,7 +61,7 @@ export function QuestionCard({ view, showGoal = true }: { view: QuestionView; sh
           {view.context}
         </p>
       ) : null}
-      {pending && view.holder === "__user__" ? (
+      {pending && view.holder === USER_SENTINEL ? (
         <QuestionForm view={view} />
       ) : (
         <div className="space-y-1 text-sm">

@@ -1,6 +1,7 @@
 // Goal page: the team tree — the owner, the coordinator, every leader and its members, live.
 import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import type { TreeNode } from "@/lib/domain/teams/goal-team-view";
 import { teamView } from "./team-view";
 
@@ -41,7 +42,7 @@ export async function TeamTreePanel({ goalId }: { goalId: number }) {
   return (
     <Panel title="Team">
       <div className="px-5 py-3 text-sm" data-testid="team-tree">
-        <div className="text-xs font-medium text-slate-500">owner (__user__)</div>
+        <div className="text-xs font-medium text-slate-500">owner ({USER_SENTINEL})</div>
         <ul className="ml-3 border-l border-slate-200 pl-4">
           {tree.map((n) => (
             <Node key={n.agent_id} node={n} />

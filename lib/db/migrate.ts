@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { isPostgres } from "@/lib/env";
+import { env, isPostgres } from "@/lib/env";
 
 /**
  * Applies the committed migrations (`prisma/migrations/<provider>/<name>/migration.sql`) in order,
@@ -27,7 +27,7 @@ const PG_MIGRATION_LOCK = 0x5b0a2d;
 
 export function migrationsDir(provider: "sqlite" | "postgres"): string {
   // The CLI sets SWITCHBOARD_APP_DIR so it works from any directory; the server runs in the app's root.
-  return path.join(process.env.SWITCHBOARD_APP_DIR ?? process.cwd(), "prisma", "migrations", provider);
+  return path.join(env().SWITCHBOARD_APP_DIR ?? process.cwd(), "prisma", "migrations", provider);
 }
 
 function pendingFrom(provider: "sqlite" | "postgres", applied: Set<string>) {

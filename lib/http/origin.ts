@@ -6,7 +6,7 @@ import { env, publicOrigin } from "@/lib/env";
  * Host header: under DNS rebinding an attacker's page sends a matching Host.
  */
 export function allowedOrigins(): Set<string> {
-  const port = process.env.PORT ?? "3000";
+  const port = env().PORT;
   const set = new Set([`http://localhost:${port}`, `http://127.0.0.1:${port}`, `http://[::1]:${port}`]);
   const own = publicOrigin();
   if (own) set.add(own);

@@ -66,10 +66,13 @@ export function ownerRoute<P = Record<string, string>>(
   };
 }
 
-/** A positive integer path parameter, or not_found. */
+/** Ids are the database's 32-bit `Int`s: anything larger names nothing (and would fail the query). */
+const MAX_ID = 2_147_483_647;
+
+/** A positive integer path parameter (decimal digits only), or not_found. */
 export function idParam(value: string | undefined, what: string): number {
-  const n = Number(value);
-  if (!Number.isSafeInteger(n) || n <= 0)
+  const n = /^\d{1,10}$/.test(value ?? "") ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_ID)
     throw new DomainError("not_found", `${what} not found`, { status: 404 });
   return n;
 }

@@ -1,73 +1,40 @@
-import { read, type Unit, write } from "@/lib/db";
+import { read, write } from "@/lib/db";
 import { acquireLease } from "@/lib/domain/teams/lease";
+import { watchdogCandidates } from "@/lib/domain/watchdog/candidates";
+import {
+  idleStep,
+  reviewStep,
+  type Step,
+  terminateGraceStep,
+  terminationRequestStep,
+} from "@/lib/domain/watchdog/ladders";
+import { type WatchdogTimings, watchdogTimings } from "@/lib/domain/watchdog/timings";
+import { env } from "@/lib/env";
 import { uuid } from "@/lib/ids";
 import { logger } from "@/lib/log";
-import { jobsConfig } from "./config";
-import { idleStep, reviewStep, terminateGraceStep, terminationRequestStep } from "./watchdog-steps";
 
 /**
- * The watchdog: a background loop in every server process, of which exactly one per deployment does
- * the work: each tick it takes (or renews) the database lease `watchdog`; a process that crashes loses
- * it when the lease expires (3 ticks) and another takes over. Each action is a conditional update of
- * the agent's ladder step, so even two overlapping passes never ping twice.
- *
- * Ladders (timings from jobsConfig, the orchestrator's defaults 60 s / 120 s / 60 s):
- *   review pending → ping #1 to the leader after REVIEW_PING_S, ping #2 after as long again, then the owner;
- *   termination requested → the same ladder;
- *   idle leaf agent (no tool call for IDLE_NUDGE_S) → nudge #1, #2 every REVIEW_PING_S, then the owner;
- *   terminate sentinel unread after TERMINATE_GRACE_S → ended (`terminate.forced`, reason `watchdog_grace`).
+ * The watchdog's scheduler (its rules are lib/domain/watchdog): a background loop in every server
+ * process, of which exactly one per deployment does the work: each tick it takes (or renews) the
+ * database lease `watchdog`; a process that crashes loses it when the lease expires (3 ticks) and another
+ * takes over. Each tick is one pass at the wall clock's time.
  */
 const g = globalThis as unknown as { __switchboardWatchdog?: { stop(): void; instance: string } };
 
-export type Candidate = {
-  id: number;
-  goalId: number;
-  leaderId: number | null;
-  name: string;
-  teamId: string | null;
-  createdAt: Date | string;
-  lastToolCallAt: Date | string | null;
-  reviewPending: boolean | number;
-  reviewPendingAt: Date | string | null;
-  reviewStage: number;
-  reviewStageAt: Date | string | null;
-  terminationRequested: boolean | number;
-  terminationRequestedAt: Date | string | null;
-  termReqStage: number;
-  termReqStageAt: Date | string | null;
-  idleStage: number;
-  idleStageAt: Date | string | null;
-  terminatePostedAt: Date | string | null;
-  leaf: number | boolean;
-};
-
-/** One pass over every live agent. Returns the number of actions taken. */
-export async function watchdogPass(now = new Date()): Promise<number> {
-  const agents = await read(({ sql }) =>
-    sql.all<Candidate>(
-      `SELECT a.id, a."goalId", a."leaderId", a.name, a."teamId", a."createdAt", a."lastToolCallAt",
-              a."reviewPending", a."reviewPendingAt", a."reviewStage", a."reviewStageAt",
-              a."terminationRequested", a."terminationRequestedAt", a."termReqStage", a."termReqStageAt",
-              a."idleStage", a."idleStageAt", a."terminatePostedAt",
-              CASE WHEN EXISTS (SELECT 1 FROM "Agent" c WHERE c."leaderId" = a.id)
-                     OR EXISTS (SELECT 1 FROM "Team" t WHERE t."leaderId" = a.id) THEN 0 ELSE 1 END AS leaf
-       FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId"
-       WHERE a.status <> 'terminated' AND a."terminateConsumed" = ? AND g.status NOT IN ('completed', 'cancelled')`,
-      false,
-    ),
-  );
-  const cfg = jobsConfig();
+/** One pass over every watched agent at time `now`. Returns the number of steps taken. */
+export async function watchdogPass(now = new Date(), timings: WatchdogTimings = watchdogTimings()) {
+  const agents = await read(watchdogCandidates);
   let actions = 0;
   for (const a of agents) {
-    const steps: ((u: Unit) => Promise<boolean>)[] = [];
-    const grace = terminateGraceStep(a, now, cfg);
-    if (grace) steps.push(grace);
-    else if (!a.terminatePostedAt) {
-      for (const s of [reviewStep(a, now, cfg), terminationRequestStep(a, now, cfg), idleStep(a, now, cfg)]) {
-        if (s) steps.push(s);
-      }
-    }
+    // An agent being ended is only ended; the other ladders wait on agents that still work.
+    const grace = terminateGraceStep(a, now, timings);
+    const steps: (Step | undefined)[] = grace
+      ? [grace]
+      : a.terminatePostedAt
+        ? []
+        : [reviewStep(a, now, timings), terminationRequestStep(a, now, timings), idleStep(a, now, timings)];
     for (const step of steps) {
+      if (!step) continue;
       try {
         if (await write(step)) actions++;
       } catch (e) {
@@ -78,9 +45,21 @@ export async function watchdogPass(now = new Date()): Promise<number> {
   return actions;
 }
 
+/** How long the lease lasts: three ticks (at least 3 s), so one slow tick does not hand it over. */
+const leaseMs = () => Math.max(3 * env().SWITCHBOARD_WATCHDOG_TICK_S * 1000, 3000);
+
+/**
+ * One tick of instance `instance` at time `now`: a pass if it holds (or takes) the lease; undefined when
+ * another instance holds it.
+ */
+export async function watchdogTick(instance: string, now = new Date()): Promise<number | undefined> {
+  if (!(await acquireLease("watchdog", instance, leaseMs(), now))) return undefined;
+  return watchdogPass(now);
+}
+
 /** Start the watchdog loop in this process (idempotent; `SWITCHBOARD_WATCHDOG=0` disables it). */
 export function startWatchdog(): void {
-  const cfg = jobsConfig();
+  const cfg = env();
   if (g.__switchboardWatchdog || cfg.SWITCHBOARD_WATCHDOG === "0") return;
   const instance = uuid();
   const tickMs = cfg.SWITCHBOARD_WATCHDOG_TICK_S * 1000;
@@ -88,7 +67,7 @@ export function startWatchdog(): void {
   let stopped = false;
   const tick = async () => {
     try {
-      if (await acquireLease("watchdog", instance, Math.max(3 * tickMs, 3000))) await watchdogPass();
+      await watchdogTick(instance);
     } catch (e) {
       logger.error({ err: e }, "watchdog tick failed");
     }

@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import type { CommandJob } from "@/lib/domain/tasks/command-jobs";
+import { hostVariables } from "@/lib/env";
 
 const OUTPUT_TAIL = 2000;
 /** Variables of the runner's own environment a command may see; nothing else (no DATABASE_URL, no secrets). */
@@ -9,13 +10,8 @@ const PASSED_THROUGH = ["PATH", "HOME", "LANG", "LC_ALL", "TMPDIR", "TZ"];
 
 /** The task's context as environment variables of the verification command. */
 export function taskEnvironment(job: CommandJob): Record<string, string> {
-  const base: Record<string, string> = {};
-  for (const k of PASSED_THROUGH) {
-    const v = process.env[k];
-    if (v !== undefined) base[k] = v;
-  }
   return {
-    ...base,
+    ...hostVariables(PASSED_THROUGH),
     SWITCHBOARD_TASK_ID: String(job.task_id),
     SWITCHBOARD_GOAL_ID: String(job.goal_id),
     SWITCHBOARD_TASK_TITLE: job.title,

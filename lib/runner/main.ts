@@ -3,13 +3,14 @@
 import os from "node:os";
 import { disconnect } from "@/lib/db";
 import { claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
+import { env } from "@/lib/env";
 import { logger } from "@/lib/log";
 import { runVerification } from "./command-verifier";
 
-const runnerId = process.env.SWITCHBOARD_RUNNER_ID ?? `${os.hostname()}-${process.pid}`;
-const pollMs = Number(process.env.SWITCHBOARD_RUNNER_POLL_MS ?? 1000);
-const concurrency = Math.max(1, Number(process.env.SWITCHBOARD_RUNNER_CONCURRENCY ?? 2));
-const workspace = process.env.SWITCHBOARD_WORKSPACE ?? process.cwd();
+const runnerId = env().SWITCHBOARD_RUNNER_ID ?? `${os.hostname()}-${process.pid}`;
+const pollMs = env().SWITCHBOARD_RUNNER_POLL_MS;
+const concurrency = env().SWITCHBOARD_RUNNER_CONCURRENCY;
+const workspace = env().SWITCHBOARD_WORKSPACE ?? process.cwd();
 const stop = new AbortController();
 
 const sleep = (ms: number) =>

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { ZodError } from "zod";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
+import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
 import { isDomainError } from "@/lib/errors";
 
@@ -32,7 +33,8 @@ export async function sendOwnerMessageAction(agentId: number, content: string): 
     return sent;
   } catch (e) {
     if (isDomainError(e)) return { error: e.message };
-    if (e instanceof ZodError) return { error: "Write a message (at most 64,000 characters)." };
+    if (e instanceof ZodError)
+      return { error: `Write a message (at most ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters).` };
     throw e;
   }
 }

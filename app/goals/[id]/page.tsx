@@ -10,17 +10,18 @@ import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
 import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
 import { TeamTreePanel } from "@/components/teams/team-tree-panel";
 import { requireOwner } from "@/lib/auth/require-owner";
-import { listGoalAgents, USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { listGoalAgents } from "@/lib/domain/agents/agents";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { recentEvents } from "@/lib/domain/events/recent-events";
 import { getOwnedGoal } from "@/lib/domain/goals/queries";
 import { recentGoalMessages } from "@/lib/domain/goals/recent-messages";
 import { isDomainError } from "@/lib/errors";
+import { idParam } from "@/lib/http/rest";
 
+/** The owner's goal named by the URL, or the 404 page (a malformed id included, as in the REST API). */
 async function ownedGoalOr404(ownerId: number, rawId: string) {
-  const id = Number(rawId);
-  if (!Number.isSafeInteger(id) || id <= 0) notFound();
   try {
-    return await getOwnedGoal(ownerId, id);
+    return await getOwnedGoal(ownerId, idParam(rawId, "goal"));
   } catch (e) {
     if (isDomainError(e) && e.code === "not_found") notFound();
     throw e;

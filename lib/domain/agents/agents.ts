@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { type Db, read, write } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { owned } from "@/lib/domain/goals/owned";
 import { DomainError, notFound } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
-
-/** The leader sentinel of the orchestration contract: the owner leads the coordinator. */
-export const USER_SENTINEL = "__user__";
+import { isTerminated } from "./terminated";
 
 export const agentName = z
   .string()
@@ -29,7 +29,7 @@ export function agentStatus(a: {
   reviewPending: boolean;
   terminatePostedAt?: Date | null;
 }): string {
-  if (a.status === "terminated" || a.terminateConsumed) return "terminated";
+  if (isTerminated(a)) return "terminated";
   if (a.terminatePostedAt) return "terminating";
   if (a.terminationRequested) return "termination_requested";
   if (a.reviewPending) return "review_pending";
@@ -92,9 +92,11 @@ export async function issueAgentKey(
   opts: { revokeOthers?: boolean; ownerId?: number } = {},
 ) {
   return write(async ({ db }) => {
-    const agent = await db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
-    if (!agent || (opts.ownerId !== undefined && agent.goal.ownerId !== opts.ownerId))
-      throw notFound(`agent ${agentId}`);
+    const row = await db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
+    // Without an owner (the operator's CLI) any agent; with one, only theirs.
+    const agent =
+      opts.ownerId === undefined ? row : owned(row, (a) => a.goal.ownerId, opts.ownerId, `agent ${agentId}`);
+    if (!agent) throw notFound(`agent ${agentId}`);
     return { agent_id: agent.id, api_key: await insertKey(db, agent.id, opts.revokeOthers ?? false) };
   });
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { retryOnUniqueViolation, write } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError } from "@/lib/errors";
@@ -123,7 +124,7 @@ async function insertGoal(
       goalId: goal.id,
       name: "agent_registered",
       agentId: coordinator.id,
-      data: { name: coordinator.name, role: coordinator.role, leader: "__user__", spawn_depth: 0 },
+      data: { name: coordinator.name, role: coordinator.role, leader: USER_SENTINEL, spawn_depth: 0 },
     });
     await insertMessage(u, {
       goalId: goal.id,

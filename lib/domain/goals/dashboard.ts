@@ -1,8 +1,8 @@
 import { read } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { recentEvents } from "@/lib/domain/events/recent-events";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
-import { notFound } from "@/lib/errors";
+import { ownedGoal } from "./owned";
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
@@ -155,8 +155,7 @@ export async function goalTaskTree(goalId: number): Promise<TaskNodeView[]> {
 
 /** `GET /api/goals/:id`: {goal, tasks_tree, spawned_agents, cost_breakdown, recent_events}. */
 export async function goalSnapshot(ownerId: number, goalId: number) {
-  const goal = await read(({ db }) => db.goal.findUnique({ where: { id: goalId } }));
-  if (!goal || goal.ownerId !== ownerId) throw notFound(`goal ${goalId}`);
+  const goal = await read((u) => ownedGoal(u, ownerId, goalId));
   const [tasks_tree, agents, usage, recent_events] = await Promise.all([
     goalTaskTree(goal.id),
     read(({ db }) => db.agent.findMany({ where: { goalId: goal.id }, orderBy: { id: "asc" } })),

@@ -1,7 +1,7 @@
 import { read } from "@/lib/db";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
-import { notFound } from "@/lib/errors";
 import { goalDashboard } from "./dashboard";
+import { ownedGoal } from "./owned";
 
 /** `GET /api/goals` rows, as the goals contract shapes them. An owner sees only their own goals. */
 export async function listGoals(ownerId: number) {
@@ -10,9 +10,7 @@ export async function listGoals(ownerId: number) {
 
 /** A goal of this owner, or `not_found` (another owner's goal is indistinguishable from none). */
 export async function getOwnedGoal(ownerId: number, goalId: number) {
-  const goal = await read(({ db }) => db.goal.findUnique({ where: { id: goalId } }));
-  if (!goal || goal.ownerId !== ownerId) throw notFound(`goal ${goalId}`);
-  return goal;
+  return read((u) => ownedGoal(u, ownerId, goalId));
 }
 
 export type FeedMessage = {

@@ -1,5 +1,5 @@
 import type { Unit } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { uuid } from "@/lib/ids";
 
 /** Who a message is from: an agent, the owner (`user`), or Switchboard itself (`system`). */

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { isTerminated } from "@/lib/domain/agents/terminated";
+import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { insertMessage } from "./insert-message";
-
-/** Largest message body we accept (the contract sets none; the inbox cap bounds the count). */
-export const MAX_MESSAGE_CHARS = 64_000;
 
 export const sendMessageInput = z.strictObject({
   to: z.string().min(1).max(64).describe("Recipient's agent_id (as list_peers returns it), in your goal."),
@@ -56,7 +55,7 @@ export async function sendMessage(
         hint: "You can only message agents of your own goal; call list_peers(scope='all') to see them.",
       });
     }
-    if (to.status === "terminated" || to.terminateConsumed) {
+    if (isTerminated(to)) {
       throw new DomainError(
         "recipient_terminated",
         `Agent ${input.to} has terminated; its inbox is closed.`,

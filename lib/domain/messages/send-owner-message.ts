@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { isTerminated } from "@/lib/domain/agents/terminated";
+import { MAX_MESSAGE_CHARS, USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
-import { DomainError, notFound } from "@/lib/errors";
+import { owned } from "@/lib/domain/goals/owned";
+import { DomainError } from "@/lib/errors";
 import { insertMessage } from "./insert-message";
-import { MAX_MESSAGE_CHARS } from "./send-message";
 
 export const ownerMessageInput = z.strictObject({
   agentId: z.coerce.number().int().positive(),
@@ -18,7 +20,7 @@ export const ownerMessageInput = z.strictObject({
 export async function sendOwnerMessage(ownerId: number, input: z.input<typeof ownerMessageInput>) {
   const data = ownerMessageInput.parse(input);
   return write(async (u) => {
-    const agent = await u.db.agent.findUnique({
+    const row = await u.db.agent.findUnique({
       where: { id: data.agentId },
       select: {
         id: true,
@@ -28,8 +30,8 @@ export async function sendOwnerMessage(ownerId: number, input: z.input<typeof ow
         goal: { select: { ownerId: true } },
       },
     });
-    if (!agent || agent.goal.ownerId !== ownerId) throw notFound(`agent ${data.agentId}`);
-    if (agent.status === "terminated" || agent.terminateConsumed) {
+    const agent = owned(row, (a) => a.goal.ownerId, ownerId, `agent ${data.agentId}`);
+    if (isTerminated(agent)) {
       throw new DomainError(
         "recipient_terminated",
         `Agent ${agent.id} has terminated; its inbox is closed.`,
@@ -48,7 +50,7 @@ export async function sendOwnerMessage(ownerId: number, input: z.input<typeof ow
       goalId: agent.goalId,
       name: "send_message",
       agentId: null,
-      data: { message_id: msg.uid, from: "__user__", to: String(agent.id) },
+      data: { message_id: msg.uid, from: USER_SENTINEL, to: String(agent.id) },
     });
     return { delivered: true as const, message_id: msg.uid };
   });

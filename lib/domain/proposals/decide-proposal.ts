@@ -2,8 +2,9 @@ import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
-import { DomainError, notFound } from "@/lib/errors";
+import { DomainError } from "@/lib/errors";
 import { ancestrySnapshot, flatten, type TaskNode } from "./task-tree";
 
 /** Body of `POST /api/approvals/:id/approve` (and of the browser's form). */
@@ -31,9 +32,13 @@ type Decision =
  */
 export async function decideProposal(ownerId: number, messageId: number, decision: Decision) {
   return write(async (u) => {
-    const proposal = await u.db.proposal.findUnique({ where: { messageId }, include: { goal: true } });
-    if (!proposal || proposal.goal.ownerId !== ownerId || proposal.kind !== "task_tree")
-      throw notFound(`proposal ${messageId}`);
+    const row = await u.db.proposal.findUnique({ where: { messageId }, include: { goal: true } });
+    const proposal = owned(
+      row?.kind === "task_tree" ? row : null,
+      (p) => p.goal.ownerId,
+      ownerId,
+      `proposal ${messageId}`,
+    );
     if (decision.content_hash !== undefined && decision.content_hash !== proposal.contentHash) {
       throw new DomainError(
         "ErrProposalChanged",

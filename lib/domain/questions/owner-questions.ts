@@ -1,5 +1,6 @@
 import { read, type Unit, write } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { USER_SENTINEL } from "@/lib/domain/constants";
+import { owned } from "@/lib/domain/goals/owned";
 import { notHolder } from "./answer-question";
 import { checkAnswers } from "./render";
 import { resolveQuestion } from "./resolve";
@@ -82,6 +83,12 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
 }
 
 /**
+ * "Waiting for the owner", the one rule: a pending question of the owner's goals that no agent holds
+ * (the human gateway holds it). The inbox list, its badge count and its live feed all select with it.
+ */
+const waitingForOwner = (ownerId: number) => ({ ownerId, status: "pending", holderId: null }) as const;
+
+/**
  * The owner's questions, newest activity first. `pending` means waiting for the owner (the human
  * gateway holds it); `in_chain` pending with an agent of the chain; `closed` is the history (answered or
  * declined). An owner sees only their goals.
@@ -96,7 +103,7 @@ export async function listOwnerQuestions(
       where: {
         ownerId,
         ...(opts.goalId !== undefined ? { goalId: opts.goalId } : {}),
-        ...(status === "pending" ? { status: "pending", holderId: null } : {}),
+        ...(status === "pending" ? waitingForOwner(ownerId) : {}),
         ...(status === "in_chain" ? { status: "pending", holderId: { not: null } } : {}),
         ...(status === "answered" || status === "declined" ? { status } : {}),
         ...(status === "closed" ? { status: { in: ["answered", "declined"] } } : {}),
@@ -111,23 +118,53 @@ export async function listOwnerQuestions(
 
 /** Pending questions waiting for this owner (the unread badge). */
 export async function countOwnerPending(ownerId: number): Promise<number> {
-  return read(({ db }) => db.question.count({ where: { ownerId, status: "pending", holderId: null } }));
+  return read(({ db }) => db.question.count({ where: waitingForOwner(ownerId) }));
+}
+
+/**
+ * A cheap fingerprint of the owner's questions for the live feed: the ids waiting for the owner and the
+ * latest activity on any of them, so it changes whenever one is asked, moved or closed.
+ */
+export async function ownerQuestionsStamp(ownerId: number) {
+  return read(async ({ db }) => {
+    const rows = await db.question.findMany({
+      where: waitingForOwner(ownerId),
+      select: { id: true },
+      orderBy: { activityAt: "desc" },
+      take: 500,
+    });
+    const latest = await db.question.findFirst({
+      where: { ownerId },
+      orderBy: { activityAt: "desc" },
+      select: { activityAt: true },
+    });
+    return { pending: rows.map((r) => r.id), latest: latest?.activityAt.toISOString() ?? null };
+  });
 }
 
 /** One question of this owner; another owner's is indistinguishable from none (`unknown_qid`). */
 export async function getOwnerQuestion(ownerId: number, qid: string): Promise<QuestionView> {
-  const row = await read(({ db }) =>
-    db.question.findUnique({ where: { id: qid }, include: { goal: { select: { title: true } } } }),
+  const row = owned(
+    await read(({ db }) =>
+      db.question.findUnique({ where: { id: qid }, include: { goal: { select: { title: true } } } }),
+    ),
+    (q) => q.ownerId,
+    ownerId,
+    () => unknownQid(qid),
   );
-  if (!row || row.ownerId !== ownerId) throw unknownQid(qid);
   const [view] = await views([row as QuestionRow & { goal: { title: string } }]);
   if (!view) throw unknownQid(qid);
   return view;
 }
 
 async function ownerHeld(u: Unit, ownerId: number, qid: string) {
-  const q = (await u.db.question.findUnique({ where: { id: qid } })) as QuestionRow | null;
-  if (!q || q.ownerId !== ownerId) throw unknownQid(qid);
+  const row = (await u.db.question.findUnique({ where: { id: qid } })) as QuestionRow | null;
+  const q = owned(
+    row,
+    (x) => x.ownerId,
+    ownerId,
+    () => unknownQid(qid),
+  );
   if (q.status !== "pending") throw unknownQid(qid, q.status);
   if (q.holderId !== null) throw notHolder(qid, holderLabel(q.holderId));
   return q;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ReadUnit, Unit } from "@/lib/db";
-import { USER_SENTINEL } from "@/lib/domain/agents/agents";
+import { isTerminated } from "@/lib/domain/agents/terminated";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import type { AnswerOut, SubQuestion } from "./schemas";
@@ -87,7 +88,7 @@ export async function nextHolder(u: ReadUnit, agentId: number): Promise<number |
       `SELECT status, "terminateConsumed" FROM "Agent" WHERE id = ?`,
       leaderId,
     );
-    if (leader && leader.status !== "terminated" && !leader.terminateConsumed) return leaderId;
+    if (leader && !isTerminated(leader)) return leaderId;
     current = leaderId;
   }
   return null;

@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { newId } from "@/lib/ids";
 import type { SubQuestion } from "./schemas";
@@ -80,7 +81,7 @@ export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<stri
       asker: "system",
       origin: s.origin,
       about: String(s.agentId),
-      holder: "__user__",
+      holder: USER_SENTINEL,
       questions: 1,
     },
   });

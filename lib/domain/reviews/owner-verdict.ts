@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { postSentinels } from "@/lib/domain/teams/terminate-child";
@@ -20,7 +21,7 @@ export async function applyOwnerVerdict(
       goalId: v.goalId,
       name: "review.approved",
       agentId: root.id,
-      data: { by: "__user__" },
+      data: { by: USER_SENTINEL },
     });
     await postSentinels(u, root.id, "approved", null);
     return;
@@ -39,6 +40,6 @@ export async function applyOwnerVerdict(
     goalId: v.goalId,
     name: "review.acknowledged",
     agentId: root.id,
-    data: { by: "__user__", message_id: msg.uid },
+    data: { by: USER_SENTINEL, message_id: msg.uid },
   });
 }

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { escalateToOwner } from "@/lib/domain/owner-gateway";
 import { DomainError } from "@/lib/errors";
 
 export const requestTerminationInput = z.strictObject({
-  detail: z.string().max(64_000).optional().describe("Optional summary of the completed work."),
+  detail: z.string().max(MAX_MESSAGE_CHARS).optional().describe("Optional summary of the completed work."),
 });
 
 export const requestTerminationOutput = z.object({

@@ -1,7 +1,7 @@
 import { read, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { jobsConfig } from "@/lib/jobs/config";
 
 /**
  * Tools a leader may call while a direct child's review is pending (spec/README.md), plus our own
@@ -26,11 +26,12 @@ type GateRow = { lastToolCallAt: Date | string | null; waiting: string | null };
  * Runs before every agent tool call: records `lastToolCallAt` (at most one small UPDATE, only when the
  * stored value is older than SWITCHBOARD_TOOL_CALL_TOUCH_S) and applies the review gate: outside the
  * allow-list, a leader with a direct child awaiting review gets `review_gate_closed` naming the
- * children, and `review_gate.denied` is recorded.
+ * children, and `review_gate.denied` is recorded. `now` is the time of the call (tests pass their clock).
  */
 export async function beforeAgentTool(
   caller: { agentId: number; goalId: number; lastToolCallAt?: Date | null },
   tool: string,
+  now = new Date(),
 ): Promise<void> {
   const gated = !REVIEW_GATE_ALLOW.has(tool);
   // An allowed tool needs only lastToolCallAt, which authentication usually read already.
@@ -50,9 +51,8 @@ export async function beforeAgentTool(
           ),
         );
   if (!row) return;
-  const now = new Date();
   const last = row.lastToolCallAt ? new Date(row.lastToolCallAt).getTime() : 0;
-  const touchMs = jobsConfig().SWITCHBOARD_TOOL_CALL_TOUCH_S * 1000;
+  const touchMs = env().SWITCHBOARD_TOOL_CALL_TOUCH_S * 1000;
   const touch = now.getTime() - last >= touchMs;
   if (!row.waiting) {
     if (touch) {

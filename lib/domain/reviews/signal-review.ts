@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { escalateToOwner } from "@/lib/domain/owner-gateway";
@@ -8,7 +9,7 @@ import { DomainError } from "@/lib/errors";
 export const signalReviewInput = z.strictObject({
   detail: z
     .string()
-    .max(64_000)
+    .max(MAX_MESSAGE_CHARS)
     .nullable()
     .optional()
     .describe(

@@ -1,15 +1,16 @@
 import { write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
-import { DomainError, notFound } from "@/lib/errors";
+import { owned } from "@/lib/domain/goals/owned";
+import { DomainError } from "@/lib/errors";
 
 const TERMINAL = new Set(["done", "failed", "cancelled"]);
 
 /** The owner cancels a task (from any non-terminal state, spec 018); a cancelled task cannot be claimed. */
 export async function cancelTask(ownerId: number, goalId: number, taskId: number) {
   return write(async (u) => {
-    const task = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });
-    if (!task || task.goalId !== goalId || task.goal.ownerId !== ownerId) throw notFound(`task ${taskId}`);
+    const row = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });
+    const task = owned(row?.goalId === goalId ? row : null, (t) => t.goal.ownerId, ownerId, `task ${taskId}`);
     if (TERMINAL.has(task.status)) {
       throw new DomainError("ErrTaskTerminal", `Task ${taskId} is already ${task.status}.`, {
         details: { task_id: taskId, status: task.status },

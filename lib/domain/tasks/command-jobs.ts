@@ -1,11 +1,12 @@
 import { write } from "@/lib/db";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { env } from "@/lib/env";
 import { TASK_COLUMNS, type TaskRow } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const DEFAULT_COMMAND_TIMEOUT_S = 600;
 /** A runner's lease on a job lasts the command's timeout plus this grace; then another runner may take it. */
-const leaseGraceMs = () => Number(process.env.SWITCHBOARD_RUNNER_LEASE_GRACE_S ?? 30) * 1000;
+const leaseGraceMs = () => env().SWITCHBOARD_RUNNER_LEASE_GRACE_S * 1000;
 
 export type CommandJob = {
   task_id: number;

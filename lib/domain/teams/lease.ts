@@ -1,14 +1,19 @@
 import { write } from "@/lib/db";
-import { jobsConfig } from "@/lib/jobs/config";
+import { env } from "@/lib/env";
 
 /**
  * Named leases in the database ("Lease" table): the per-agent spawn and create_team locks and the
  * watchdog's "exactly one per deployment" election. A lease is taken when free, expired, or already
  * held by the same holder (renewal); the row update is atomic on both providers, so it holds across
  * several server processes on one PostgreSQL. `expiresAt` bounds how long a crashed holder blocks.
+ * `now` is the caller's clock (the watchdog's tests advance their own).
  */
-export async function acquireLease(name: string, holder: string, ttlMs: number): Promise<boolean> {
-  const now = new Date();
+export async function acquireLease(
+  name: string,
+  holder: string,
+  ttlMs: number,
+  now = new Date(),
+): Promise<boolean> {
   const until = new Date(now.getTime() + ttlMs);
   return write(async ({ sql }) => {
     const changed = await sql.run(
@@ -31,6 +36,6 @@ export async function releaseLease(name: string, holder: string): Promise<void> 
 
 /** Test aid (SWITCHBOARD_SPAWN_HOLD_MS): keep a per-agent lock a little longer so overlapping calls are certain. */
 export async function holdLock(): Promise<void> {
-  const ms = jobsConfig().SWITCHBOARD_SPAWN_HOLD_MS;
+  const ms = env().SWITCHBOARD_SPAWN_HOLD_MS;
   if (ms > 0) await new Promise((r) => setTimeout(r, ms));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { read, type Unit, write } from "@/lib/db";
+import { isTerminated, notTerminatedSql } from "@/lib/domain/agents/terminated";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { finishAgentTask, syncPlanFile } from "@/lib/domain/plans/plan-state";
@@ -38,12 +39,11 @@ export async function postSentinels(
   // Claim first (a conditional update): concurrent terminations of one agent post one sentinel.
   const claimed = await u.sql.run(
     `UPDATE "Agent" SET "terminatePostedAt" = ?, "reviewPending" = ?, "terminationRequested" = ?
-     WHERE id = ? AND "terminatePostedAt" IS NULL AND "terminateConsumed" = ? AND status <> 'terminated'`,
+     WHERE id = ? AND "terminatePostedAt" IS NULL AND ${notTerminatedSql()}`,
     new Date(),
     false,
     false,
     agentId,
-    false,
   );
   if (claimed === 0) return posted;
   const a = await u.db.agent.findUniqueOrThrow({ where: { id: agentId } });
@@ -105,7 +105,7 @@ export async function terminateChild(
         hint: "Only an agent's direct leader can terminate it; ask that leader instead.",
       });
     }
-    if (target.terminatePostedAt || target.terminateConsumed || target.status === "terminated") {
+    if (target.terminatePostedAt || isTerminated(target)) {
       throw alreadyTerminating(input.agent_id, target.terminateConsumed);
     }
     if (!input.force && !target.reviewPending && !target.terminationRequested) {

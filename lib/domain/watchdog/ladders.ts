@@ -3,8 +3,22 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { escalateToOwner, type OwnerEscalation } from "@/lib/domain/owner-gateway";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
-import type { JobsConfig } from "./config";
-import type { Candidate } from "./watchdog";
+import type { Candidate } from "./candidates";
+import type { WatchdogTimings } from "./timings";
+
+/**
+ * The watchdog's rules: for one agent, at time `now`, the step of each ladder that is due, as a unit of
+ * work to run (lib/jobs decides when and which). Every step is a conditional update of the agent's
+ * ladder stage, so two overlapping passes, or two instances, never take one step twice.
+ *
+ *   review pending → ping #1 to the leader after reviewPingS, ping #2 after as long again, then the owner;
+ *   termination requested → the same ladder;
+ *   idle leaf agent (no tool call for idleNudgeS) → nudge #1, #2 every reviewPingS, then the owner;
+ *   terminate sentinel unread after terminateGraceS → ended (`terminate.forced`, reason `watchdog_grace`).
+ *
+ * `now` is the caller's clock: production passes the wall clock, tests a clock they advance.
+ */
+export type Step = (u: Unit) => Promise<boolean>;
 
 const ms = (d: Date | string | null) => (d === null ? 0 : new Date(d).getTime());
 
@@ -38,7 +52,7 @@ type Ladder = {
  * Take step `next` of agent `a`'s ladder (a conditional UPDATE from stage `from`, so two watchdogs cannot
  * both take it) and do what the step says.
  */
-function climb(a: Candidate, now: Date, from: number, next: number, l: Ladder) {
+function climb(a: Candidate, now: Date, from: number, next: number, l: Ladder): Step {
   return async (u: Unit) => {
     const taken = await u.sql.run(
       `UPDATE "Agent" SET "${l.stage}" = ?, "${l.stage}At" = ? WHERE id = ? AND "${l.stage}" = ?${l.flag ? ` AND "${l.flag}" = ?` : ""}`,
@@ -74,10 +88,10 @@ function climb(a: Candidate, now: Date, from: number, next: number, l: Ladder) {
 }
 
 /** A pending review the leader has not answered. */
-export function reviewStep(a: Candidate, now: Date, cfg: JobsConfig) {
+export function reviewStep(a: Candidate, now: Date, t: WatchdogTimings): Step | undefined {
   if (!a.reviewPending || a.leaderId === null) return undefined;
   const leaderId = a.leaderId;
-  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
+  const p = t.reviewPingS;
   const next = due(a.reviewStage, ms(a.reviewPendingAt), ms(a.reviewStageAt), now, p, p);
   if (!next) return undefined;
   const warn = next === 2 ? ` This is ping #2: it will be escalated to the owner in ~${p} s.` : "";
@@ -107,10 +121,10 @@ export function reviewStep(a: Candidate, now: Date, cfg: JobsConfig) {
 }
 
 /** A termination request the leader has not acted on: the same ladder. */
-export function terminationRequestStep(a: Candidate, now: Date, cfg: JobsConfig) {
+export function terminationRequestStep(a: Candidate, now: Date, t: WatchdogTimings): Step | undefined {
   if (!a.terminationRequested || a.leaderId === null) return undefined;
   const leaderId = a.leaderId;
-  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
+  const p = t.reviewPingS;
   const next = due(a.termReqStage, ms(a.terminationRequestedAt), ms(a.termReqStageAt), now, p, p);
   if (!next) return undefined;
   return climb(a, now, a.termReqStage, next, {
@@ -139,13 +153,13 @@ export function terminationRequestStep(a: Candidate, now: Date, cfg: JobsConfig)
 }
 
 /** A leaf agent without a tool call for a while: nudge it twice, then tell the owner. */
-export function idleStep(a: Candidate, now: Date, cfg: JobsConfig) {
+export function idleStep(a: Candidate, now: Date, t: WatchdogTimings): Step | undefined {
   if (!a.leaf || a.reviewPending || a.terminationRequested) return undefined;
   const activity = Math.max(ms(a.lastToolCallAt), ms(a.createdAt));
   // Activity after the last step restarts the ladder.
   const stage = a.idleStage > 0 && activity > ms(a.idleStageAt) ? 0 : a.idleStage;
-  const p = cfg.SWITCHBOARD_REVIEW_PING_S;
-  const next = due(stage, activity, ms(a.idleStageAt), now, cfg.SWITCHBOARD_IDLE_NUDGE_S, p);
+  const p = t.reviewPingS;
+  const next = due(stage, activity, ms(a.idleStageAt), now, t.idleNudgeS, p);
   if (!next) return undefined;
   const idleS = Math.round((now.getTime() - activity) / 1000);
   return climb(a, now, a.idleStage, next, {
@@ -170,9 +184,9 @@ export function idleStep(a: Candidate, now: Date, cfg: JobsConfig) {
 }
 
 /** A terminate sentinel not read within the grace period: end the agent. */
-export function terminateGraceStep(a: Candidate, now: Date, cfg: JobsConfig) {
+export function terminateGraceStep(a: Candidate, now: Date, t: WatchdogTimings): Step | undefined {
   if (!a.terminatePostedAt) return undefined;
-  if (now.getTime() - ms(a.terminatePostedAt) < cfg.SWITCHBOARD_TERMINATE_GRACE_S * 1000) return undefined;
+  if (now.getTime() - ms(a.terminatePostedAt) < t.terminateGraceS * 1000) return undefined;
   return async (u: Unit) => {
     if (!(await consumeTerminate(u, { agentId: a.id, goalId: a.goalId }, "watchdog_grace"))) return false;
     await appendEvent(u, {

@@ -1,0 +1,23 @@
+/**
+ * When an agent has terminated: the one rule, in both the forms the code needs.
+ *
+ * Two columns record an end: `status = 'terminated'` (set with `terminateConsumed` when the agent reads
+ * its terminate sentinel or the watchdog's grace runs out, and alone when the owner approves a root
+ * termination) and `terminateConsumed`. Either one means terminated: its inbox is closed, a question
+ * skips it on the way up, it cannot be terminated again, and the watchdog leaves it alone.
+ */
+const TERMINATED_STATUS = "terminated";
+
+/** The rule on a loaded row (Prisma gives booleans, raw SQLite 0/1). */
+export function isTerminated(a: { status: string; terminateConsumed: boolean | number }): boolean {
+  return a.status === TERMINATED_STATUS || Boolean(a.terminateConsumed);
+}
+
+/**
+ * The same rule as a SQL condition, true for an agent that has NOT terminated (valid on both providers:
+ * SQLite stores the boolean as 0/1). `alias` qualifies the columns (`notTerminatedSql("a")`).
+ */
+export function notTerminatedSql(alias?: string): string {
+  const c = alias ? `${alias}.` : "";
+  return `(${c}status <> '${TERMINATED_STATUS}' AND NOT ${c}"terminateConsumed")`;
+}

@@ -1,0 +1,8 @@
+// Constants of the contracts that several surfaces share (tool schemas, forms, components, tests).
+// Import-free on purpose: client components import this file too.
+
+/** The leader sentinel of the orchestration contract: the owner (a `leaderId`/holder of null) reads as this. */
+export const USER_SENTINEL = "__user__";
+
+/** Largest message body we accept (the contract sets none; the inbox cap bounds the count). */
+export const MAX_MESSAGE_CHARS = 64_000;

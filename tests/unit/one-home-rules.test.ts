@@ -1,0 +1,128 @@
+// Rules that live in one place: "terminated" (predicate and SQL agree), owner scoping, the watchdog's
+// ladders on an injected clock.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import Database from "better-sqlite3";
+import { isTerminated, notTerminatedSql } from "@/lib/domain/agents/terminated";
+import { owned } from "@/lib/domain/goals/owned";
+import type { Candidate } from "@/lib/domain/watchdog/candidates";
+import { idleStep, reviewStep, terminateGraceStep } from "@/lib/domain/watchdog/ladders";
+import { DomainError } from "@/lib/errors";
+
+test("terminated: the row predicate and the SQL condition agree on every combination of the two columns", () => {
+  const sqlite = new Database(":memory:");
+  sqlite.exec(
+    `CREATE TABLE "Agent" (id INTEGER PRIMARY KEY, status TEXT NOT NULL, "terminateConsumed" BOOLEAN NOT NULL)`,
+  );
+  const rows = [
+    { id: 1, status: "active", terminateConsumed: 0 },
+    { id: 2, status: "active", terminateConsumed: 1 },
+    { id: 3, status: "terminated", terminateConsumed: 0 },
+    { id: 4, status: "terminated", terminateConsumed: 1 },
+  ];
+  const insert = sqlite.prepare(`INSERT INTO "Agent" VALUES (?, ?, ?)`);
+  for (const r of rows) insert.run(r.id, r.status, r.terminateConsumed);
+  const live = (alias?: string) =>
+    (
+      sqlite
+        .prepare(
+          `SELECT id FROM "Agent"${alias ? ` ${alias}` : ""} WHERE ${notTerminatedSql(alias)} ORDER BY id`,
+        )
+        .all() as { id: number }[]
+    ).map((r) => r.id);
+  const byPredicate = rows.filter((r) => !isTerminated(r)).map((r) => r.id);
+  assert.deepEqual(byPredicate, [1]);
+  assert.deepEqual(live(), byPredicate);
+  assert.deepEqual(live("a"), byPredicate);
+  assert.equal(isTerminated({ status: "active", terminateConsumed: true }), true);
+  assert.equal(isTerminated({ status: "active", terminateConsumed: false }), false);
+  sqlite.close();
+});
+
+test("owner scoping: the owner's row comes back; another owner's and a missing one are the same not_found", () => {
+  const goal = { id: 7, ownerId: 1 };
+  assert.equal(
+    owned(goal, (g) => g.ownerId, 1, "goal 7"),
+    goal,
+  );
+  for (const [row, owner] of [
+    [goal, 2],
+    [null, 1],
+    [undefined, 1],
+  ] as const) {
+    assert.throws(
+      () => owned(row, (g) => g.ownerId, owner, "goal 7"),
+      (e: unknown) => e instanceof DomainError && e.code === "not_found" && e.message === "goal 7 not found",
+    );
+  }
+  assert.throws(
+    () =>
+      owned(
+        { ownerId: null },
+        (q) => q.ownerId,
+        1,
+        () => new DomainError("unknown_qid", "no such question"),
+      ),
+    (e: unknown) => e instanceof DomainError && e.code === "unknown_qid",
+  );
+});
+
+const T = { reviewPingS: 60, idleNudgeS: 120, terminateGraceS: 60 };
+const t0 = new Date("2026-01-01T00:00:00Z");
+const at = (s: number) => new Date(t0.getTime() + s * 1000);
+const agent = (over: Partial<Candidate> = {}): Candidate => ({
+  id: 5,
+  goalId: 1,
+  leaderId: 2,
+  name: "a",
+  teamId: null,
+  createdAt: t0,
+  lastToolCallAt: null,
+  reviewPending: false,
+  reviewPendingAt: null,
+  reviewStage: 0,
+  reviewStageAt: null,
+  terminationRequested: false,
+  terminationRequestedAt: null,
+  termReqStage: 0,
+  termReqStageAt: null,
+  idleStage: 0,
+  idleStageAt: null,
+  terminatePostedAt: null,
+  leaf: 1,
+  ...over,
+});
+
+test("watchdog ladders on a given clock: each step falls due exactly at its threshold", () => {
+  const review = agent({ reviewPending: true, reviewPendingAt: t0, leaf: 0 });
+  assert.equal(reviewStep(review, at(59.999), T), undefined);
+  assert.equal(typeof reviewStep(review, at(60), T), "function");
+  const pinged = { ...review, reviewStage: 1, reviewStageAt: at(60) };
+  assert.equal(reviewStep(pinged, at(119), T), undefined);
+  assert.equal(typeof reviewStep(pinged, at(120), T), "function");
+  assert.equal(reviewStep({ ...review, reviewStage: 3, reviewStageAt: at(180) }, at(10_000), T), undefined);
+  assert.equal(
+    reviewStep({ ...review, leaderId: null }, at(10_000), T),
+    undefined,
+    "the root's review goes to the owner",
+  );
+
+  const idle = agent();
+  assert.equal(idleStep(idle, at(119), T), undefined);
+  assert.equal(typeof idleStep(idle, at(120), T), "function");
+  assert.equal(
+    idleStep(agent({ lastToolCallAt: at(100) }), at(219), T),
+    undefined,
+    "a tool call restarts the wait",
+  );
+  assert.equal(idleStep(agent({ leaf: 0 }), at(10_000), T), undefined, "leaders are never idle");
+  assert.equal(
+    idleStep(agent({ idleStage: 1, idleStageAt: at(120), lastToolCallAt: at(130) }), at(180), T),
+    undefined,
+    "activity after nudge #1 starts the ladder over",
+  );
+
+  const ending = agent({ terminatePostedAt: at(10) });
+  assert.equal(terminateGraceStep(ending, at(69), T), undefined);
+  assert.equal(typeof terminateGraceStep(ending, at(70), T), "function");
+});
