@@ -9,7 +9,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
-import { DomainError, invalidInput } from "@/lib/errors";
+import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { type AnyTool, visibleTo } from "./registry";
 import { TOOLS } from "./tools";
@@ -58,11 +58,8 @@ export function errorResult(e: DomainError): CallToolResult {
   };
 }
 
-/** Turn zod issues into one `invalid_input` error naming each offending field. */
-export function zodToDomain(error: z.ZodError): DomainError {
-  const fields = error.issues.map((i) => ({ path: i.path.join(".") || "(input)", message: i.message }));
-  return invalidInput(fields.map((f) => `${f.path}: ${f.message}`).join("; "), { issues: fields });
-}
+/** Lives in `@/lib/errors`; re-exported for existing imports. */
+export { zodToDomain };
 
 async function callTool(
   tool: AnyTool,
@@ -102,11 +99,7 @@ async function callTool(
   } catch (e) {
     if (e instanceof DomainError) return errorResult(e);
     logger.error({ err: e, tool: tool.name }, "tool failed");
-    return errorResult(
-      new DomainError("internal_error", "Switchboard failed to handle this call.", {
-        hint: "Try again later; the operator has the details in the server log.",
-      }),
-    );
+    return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call."));
   }
 }
 
@@ -138,9 +131,6 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
         new DomainError(
           "unknown_tool",
           `No tool named ${req.params.name} for a caller of kind ${caller.kind}.`,
-          {
-            hint: "Call tools/list to see the tools you can use.",
-          },
         ),
       );
     }

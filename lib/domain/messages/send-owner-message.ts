@@ -30,13 +30,7 @@ export async function sendOwnerMessage(ownerId: number, input: z.input<typeof ow
     });
     if (!agent || agent.goal.ownerId !== ownerId) throw notFound(`agent ${data.agentId}`);
     if (agent.status === "terminated" || agent.terminateConsumed) {
-      throw new DomainError(
-        "recipient_terminated",
-        `Agent ${agent.id} has terminated; its inbox is closed.`,
-        {
-          status: 409,
-        },
-      );
+      throw new DomainError("recipient_terminated", `Agent ${agent.id} has terminated; its inbox is closed.`);
     }
     const msg = await insertMessage(u, {
       goalId: agent.goalId,
