@@ -11,7 +11,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { type AnyTool, visibleTo } from "./registry";
+import { type AnyTool, describeTool, visibleTo } from "./registry";
 import { TOOLS } from "./tools";
 
 export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
@@ -35,7 +35,7 @@ const LISTING = new Map<string, Tool>(
     {
       name: t.name,
       title: t.title,
-      description: t.description,
+      description: describeTool(t),
       inputSchema: z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"],
       outputSchema: {
         type: "object",
@@ -44,7 +44,12 @@ const LISTING = new Map<string, Tool>(
           z.toJSONSchema(errorEnvelope, { io: "output" }),
         ],
       } as Tool["outputSchema"],
-      annotations: { title: t.title, readOnlyHint: t.readOnly },
+      annotations: {
+        title: t.title,
+        readOnlyHint: t.readOnly,
+        destructiveHint: t.destructive,
+        idempotentHint: t.idempotent,
+      },
     },
   ]),
 );
