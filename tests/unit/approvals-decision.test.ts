@@ -3,14 +3,16 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { parseDecision } from "@/app/approvals/decision";
-import { toDomainError } from "@/lib/errors";
+import { type DomainError, toDomainError } from "@/lib/errors";
 
 const hash = "a".repeat(64);
-const invalid = (fn: () => unknown) => {
+const invalid = (fn: () => unknown): DomainError => {
   try {
     fn();
   } catch (e) {
-    return toDomainError(e);
+    const d = toDomainError(e);
+    assert.ok(d, "a domain error or a ZodError");
+    return d;
   }
   assert.fail("expected the decision to be refused");
 };
@@ -18,17 +20,17 @@ const invalid = (fn: () => unknown) => {
 test("reject: an empty or blank reason is invalid_input naming the reason", () => {
   for (const reason of ["", "   \n "]) {
     const e = invalid(() => parseDecision("reject", hash, reason));
-    assert.equal(e?.code, "invalid_input");
-    assert.equal(e?.status, 422);
+    assert.equal(e.code, "invalid_input");
+    assert.equal(e.status, 422);
     assert.deepEqual(
-      (e?.details.issues as { path: string }[]).map((i) => i.path),
+      (e.details.issues as { path: string }[]).map((i) => i.path),
       ["reason"],
     );
   }
 });
 
 test("reject: a reason over 4,000 characters is refused, not truncated", () => {
-  assert.equal(invalid(() => parseDecision("reject", hash, "x".repeat(4001)))?.code, "invalid_input");
+  assert.equal(invalid(() => parseDecision("reject", hash, "x".repeat(4001))).code, "invalid_input");
 });
 
 test("a valid decision passes through, trimmed; approve ignores the reason box", () => {
@@ -38,5 +40,5 @@ test("a valid decision passes through, trimmed; approve ignores the reason box",
     reason: "Split the API docs",
   });
   assert.deepEqual(parseDecision("approve", hash, ""), { kind: "approve", content_hash: hash });
-  assert.equal(invalid(() => parseDecision("approve", "not-a-hash", ""))?.code, "invalid_input");
+  assert.equal(invalid(() => parseDecision("approve", "not-a-hash", "")).code, "invalid_input");
 });
