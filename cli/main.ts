@@ -1,7 +1,6 @@
 // The `switchboard` CLI. stdout carries only the result (a secret or JSON) for scripts; messages go to
 // stderr; any error exits non-zero.
 import { Command, InvalidArgumentError } from "commander";
-import { z } from "zod";
 import { disconnect } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { issueAgentKey, registerAgent } from "@/lib/domain/agents/agents";
@@ -9,7 +8,7 @@ import { createGoal } from "@/lib/domain/goals/create-goal";
 import { createOwner, requireOwnerByEmail } from "@/lib/domain/owners/create-owner";
 import { createToken } from "@/lib/domain/tokens/tokens";
 import { env } from "@/lib/env";
-import { isDomainError } from "@/lib/errors";
+import { toDomainError } from "@/lib/errors";
 
 const out = (value: unknown) =>
   process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
@@ -113,10 +112,8 @@ try {
   if (code === "commander.helpDisplayed" || code === "commander.version") process.exitCode = 0;
   else if (code?.startsWith("commander.")) process.exitCode = 2;
   else {
-    if (isDomainError(e)) say(`error: ${e.code}: ${e.message}`);
-    else if (e instanceof z.ZodError)
-      say(`error: ${e.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
-    else say(`error: ${(e as Error).message}`);
+    const d = toDomainError(e);
+    say(d ? `error: ${d.code}: ${d.message}` : `error: ${(e as Error).message}`);
     process.exitCode = 1;
   }
 } finally {

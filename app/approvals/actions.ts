@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { decideProposal } from "@/lib/domain/proposals/decide-proposal";
-import { isDomainError } from "@/lib/errors";
+import { actionError } from "@/lib/http/form-state";
+import { parseDecision } from "./decision";
 
 /** Approve or reject a proposal exactly as shown (its content hash). */
 export async function decideAction(
@@ -14,16 +15,9 @@ export async function decideAction(
 ): Promise<{ error?: string }> {
   const owner = await requireOwner();
   try {
-    await decideProposal(
-      owner.userId,
-      messageId,
-      kind === "approve"
-        ? { kind, content_hash: contentHash }
-        : { kind, content_hash: contentHash, reason: reason.trim().slice(0, 4000) },
-    );
+    await decideProposal(owner.userId, messageId, parseDecision(kind, contentHash, reason));
   } catch (e) {
-    if (isDomainError(e)) return { error: e.message };
-    throw e;
+    return { error: actionError(e) };
   }
   revalidatePath("/approvals");
   return {};

@@ -6,21 +6,7 @@ import { Button } from "@/components/ui/button";
 import { FormError, inputClass } from "@/components/ui/field";
 import type { QuestionView } from "@/lib/domain/questions/owner-questions";
 import type { SubQuestion } from "@/lib/domain/questions/schemas";
-
-const OTHER = "__other__";
-
-type Draft = { selected: string[]; text: string };
-
-/** The answer a draft stands for, or the reason it cannot be sent yet. */
-function toAnswer(q: SubQuestion, d: Draft): { selected_labels: string[]; text: string | null } | string {
-  const text = d.text.trim();
-  if (q.options.length === 0) return text ? { selected_labels: [], text } : "Type an answer.";
-  if (d.selected.includes(OTHER)) return text ? { selected_labels: [], text } : "Type your own answer.";
-  if (d.selected.length === 0) return "Choose an option.";
-  const needsText = q.options.some((o) => o.requires_text && d.selected.includes(o.label));
-  if (needsText && !text) return "The chosen option needs a text.";
-  return { selected_labels: d.selected, text: needsText ? text : null };
-}
+import { answerBody, type Draft, declinable, OTHER } from "./answer-draft";
 
 async function post(path: string, body: unknown): Promise<string | undefined> {
   const r = await fetch(path, {
@@ -120,8 +106,9 @@ export function QuestionForm({ view }: { view: QuestionView }) {
   const [reason, setReason] = useState("");
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string>();
-  const answers = view.questions.map((q, i) => toAnswer(q, drafts[i] ?? { selected: [], text: "" }));
-  const blocker = answers.find((a) => typeof a === "string");
+  // The server's own checks (REST schema + domain answer check) decide whether the answer can be sent.
+  const answer = answerBody(view.questions, drafts);
+  const blocker = "blocker" in answer ? answer.blocker : undefined;
 
   const submit = async (path: string, body: unknown) => {
     setBusy(true);
@@ -155,7 +142,7 @@ export function QuestionForm({ view }: { view: QuestionView }) {
           />
           <Button
             variant="danger"
-            disabled={busy || !reason.trim()}
+            disabled={busy || !declinable(reason)}
             onClick={() => submit(`/api/questions/${view.qid}/decline`, { reason })}
           >
             Confirm decline
@@ -168,15 +155,15 @@ export function QuestionForm({ view }: { view: QuestionView }) {
         <div className="flex items-center gap-2">
           <Button
             disabled={busy || blocker !== undefined}
-            title={typeof blocker === "string" ? blocker : undefined}
-            onClick={() => submit(`/api/questions/${view.qid}/answer`, { answers })}
+            title={blocker}
+            onClick={() => "body" in answer && submit(`/api/questions/${view.qid}/answer`, answer.body)}
           >
             {busy ? "Sending…" : "Answer"}
           </Button>
           <Button variant="secondary" onClick={() => setDeclining(true)}>
             Decline…
           </Button>
-          {typeof blocker === "string" ? <span className="text-xs text-slate-500">{blocker}</span> : null}
+          {blocker !== undefined ? <span className="text-xs text-slate-500">{blocker}</span> : null}
         </div>
       )}
     </div>

@@ -1,5 +1,4 @@
-import { z } from "zod";
-import { isDomainError } from "@/lib/errors";
+import { fieldIssues, toDomainError } from "@/lib/errors";
 
 /** What a form's server action hands back: a message, per-field messages, and the values to refill. */
 export type FormState = {
@@ -13,19 +12,30 @@ export function formValues(form: FormData, names: readonly string[]): Record<str
   return Object.fromEntries(names.map((n) => [n, String(form.get(n) ?? "")]));
 }
 
-/** The form state for a failed action: zod issues by field, domain errors as the form's message. */
+/**
+ * The form state for a failed action, from the one error mapping (`toDomainError`): schema issues by
+ * field (the first segment of each issue's path), any other domain error as the form's message (and on
+ * its field when `details.field` names one). Anything else is rethrown.
+ */
 export function failure(e: unknown, values: Record<string, string> = {}): FormState {
-  if (e instanceof z.ZodError) {
+  const d = toDomainError(e);
+  if (!d) throw e;
+  const issues = fieldIssues(d);
+  if (issues.length > 0) {
     const fieldErrors: Record<string, string> = {};
-    for (const issue of e.issues) {
-      const field = String(issue.path[0] ?? "");
+    for (const issue of issues) {
+      const field = issue.path === "(input)" ? "" : (issue.path.split(".")[0] ?? "");
       fieldErrors[field] ??= issue.message;
     }
     return { error: fieldErrors[""] ?? "Please fix the highlighted fields.", fieldErrors, values };
   }
-  if (isDomainError(e)) {
-    const field = typeof e.details.field === "string" ? e.details.field : undefined;
-    return { error: e.message, fieldErrors: field ? { [field]: e.message } : {}, values };
-  }
-  throw e;
+  const field = typeof d.details.field === "string" ? d.details.field : undefined;
+  return { error: d.message, fieldErrors: field ? { [field]: d.message } : {}, values };
+}
+
+/** The one-line message of a failed action that has no per-field form (same mapping); anything else is rethrown. */
+export function actionError(e: unknown): string {
+  const d = toDomainError(e);
+  if (!d) throw e;
+  return d.message;
 }

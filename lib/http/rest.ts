@@ -1,9 +1,7 @@
-import { z } from "zod";
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
-import { DomainError, forbidden } from "@/lib/errors";
+import { DomainError, forbidden, notFound, toDomainError } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { zodToDomain } from "@/lib/mcp/server";
 import { cappedText } from "./body";
 import { originAllowed } from "./origin";
 
@@ -11,7 +9,9 @@ export type Owner = { userId: number; email: string };
 
 type Ctx<P> = { owner: Owner; req: Request; params: P };
 
-export const errorResponse = (e: DomainError) => Response.json({ error: e.toJSON() }, { status: e.status });
+/** A domain error as a REST answer: `{error: {code, message, details}}` with the code's HTTP status. */
+export const errorResponse = (e: DomainError, headers?: HeadersInit) =>
+  Response.json({ error: e.toJSON() }, { status: e.status, headers });
 
 /** The owner behind a request: an owner token (`Authorization: Bearer sb_pat_…`) or a session cookie. */
 export async function requestOwner(req: Request): Promise<Owner | undefined> {
@@ -26,18 +26,18 @@ export async function requestOwner(req: Request): Promise<Owner | undefined> {
 /** Read a JSON body, refusing one over the size cap. */
 export async function jsonBody(req: Request): Promise<unknown> {
   const text = await cappedText(req);
-  if (text === undefined)
-    throw new DomainError("payload_too_large", "Request body too large", { status: 413 });
+  if (text === undefined) throw new DomainError("payload_too_large", "Request body too large");
   try {
     return text ? JSON.parse(text) : {};
   } catch {
-    throw new DomainError("invalid_input", "Body is not valid JSON", { status: 400 });
+    throw new DomainError("invalid_input", "Body is not valid JSON");
   }
 }
 
 /**
  * Wrap an owner REST handler: Origin check, authentication, error mapping (DomainError → its status,
- * ZodError → 422 invalid_input, anything else → opaque 500). A handler returns a Response or JSON data.
+ * ZodError → invalid_input, both through `toDomainError`; anything else → opaque 500). A handler returns a
+ * Response or JSON data.
  */
 export function ownerRoute<P = Record<string, string>>(
   handler: (ctx: Ctx<P>) => Promise<Response | unknown>,
@@ -47,21 +47,17 @@ export function ownerRoute<P = Record<string, string>>(
       if (!originAllowed(req)) throw forbidden("Origin not allowed");
       const owner = await requestOwner(req);
       if (!owner) {
-        return Response.json(
-          { error: { code: "unauthorized", message: "Sign in or send an owner token", details: {} } },
-          { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="switchboard"' } },
-        );
+        return errorResponse(new DomainError("unauthorized", "Sign in or send an owner token"), {
+          "WWW-Authenticate": 'Bearer realm="switchboard"',
+        });
       }
       const result = await handler({ owner, req, params: await context.params });
       return result instanceof Response ? result : Response.json(result);
     } catch (e) {
-      if (e instanceof DomainError) return errorResponse(e);
-      if (e instanceof z.ZodError) return errorResponse(zodToDomain(e));
+      const known = toDomainError(e);
+      if (known) return errorResponse(known);
       logger.error({ err: e, url: req.url }, "request failed");
-      return Response.json(
-        { error: { code: "internal_error", message: "Internal error", details: {} } },
-        { status: 500 },
-      );
+      return errorResponse(new DomainError("internal_error", "Internal error"));
     }
   };
 }
@@ -72,7 +68,6 @@ const MAX_ID = 2_147_483_647;
 /** A positive integer path parameter (decimal digits only), or not_found. */
 export function idParam(value: string | undefined, what: string): number {
   const n = /^\d{1,10}$/.test(value ?? "") ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_ID)
-    throw new DomainError("not_found", `${what} not found`, { status: 404 });
+  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_ID) throw notFound(what);
   return n;
 }

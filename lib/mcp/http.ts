@@ -4,14 +4,16 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { env } from "@/lib/env";
+import { CATALOGUE, type ErrorCode } from "@/lib/errors";
 import { cappedText } from "@/lib/http/body";
 import { originAllowed } from "@/lib/http/origin";
 import { buildServer } from "./server";
 
-const jsonError = (status: number, code: string, message: string, headers: Record<string, string> = {}) =>
+/** An HTTP-level refusal as a JSON-RPC error; the HTTP status is the code's (catalogue). */
+const jsonError = (code: ErrorCode, message: string, headers: Record<string, string> = {}) =>
   Response.json(
     { jsonrpc: "2.0", error: { code: -32000, message, data: { code } }, id: null },
-    { status, headers },
+    { status: CATALOGUE[code].status, headers },
   );
 
 /**
@@ -19,11 +21,11 @@ const jsonError = (status: number, code: string, message: string, headers: Recor
  * null = over the cap); by default it is read from `req`.
  */
 export async function handleMcpRequest(req: Request, body?: string | null): Promise<Response> {
-  if (!originAllowed(req)) return jsonError(403, "origin_not_allowed", "Origin not allowed");
+  if (!originAllowed(req)) return jsonError("origin_not_allowed", "Origin not allowed");
   const secret = bearerFrom(req.headers.get("authorization"));
   const caller = secret ? await authenticateBearer(secret) : undefined;
   if (!caller) {
-    return jsonError(401, "unauthorized", "A valid agent API key or owner token is required", {
+    return jsonError("unauthorized", "A valid agent API key or owner token is required", {
       "WWW-Authenticate": `Bearer realm="switchboard"${secret ? ', error="invalid_token"' : ""}`,
     });
   }
@@ -32,11 +34,7 @@ export async function handleMcpRequest(req: Request, body?: string | null): Prom
     const text = body === undefined ? await cappedText(req) : body;
     if (text == null) {
       const cap = env().SWITCHBOARD_MAX_BODY_BYTES;
-      return jsonError(
-        413,
-        "payload_too_large",
-        `Payload Too Large: Request body must not exceed ${cap} bytes`,
-      );
+      return jsonError("payload_too_large", `Payload Too Large: Request body must not exceed ${cap} bytes`);
     }
     try {
       parsedBody = JSON.parse(text);

@@ -9,9 +9,9 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
-import { DomainError, invalidInput } from "@/lib/errors";
+import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
-import { type AnyTool, visibleTo } from "./registry";
+import { type AnyTool, describeTool, visibleTo } from "./registry";
 import { TOOLS } from "./tools";
 
 export const SERVER_INFO = { name: "switchboard", version: "0.1.0" };
@@ -35,7 +35,7 @@ const LISTING = new Map<string, Tool>(
     {
       name: t.name,
       title: t.title,
-      description: t.description,
+      description: describeTool(t),
       inputSchema: z.toJSONSchema(t.input, { io: "input", unrepresentable: "any" }) as Tool["inputSchema"],
       outputSchema: {
         type: "object",
@@ -44,7 +44,12 @@ const LISTING = new Map<string, Tool>(
           z.toJSONSchema(errorEnvelope, { io: "output" }),
         ],
       } as Tool["outputSchema"],
-      annotations: { title: t.title, readOnlyHint: t.readOnly },
+      annotations: {
+        title: t.title,
+        readOnlyHint: t.readOnly,
+        destructiveHint: t.destructive,
+        idempotentHint: t.idempotent,
+      },
     },
   ]),
 );
@@ -58,11 +63,8 @@ export function errorResult(e: DomainError): CallToolResult {
   };
 }
 
-/** Turn zod issues into one `invalid_input` error naming each offending field. */
-export function zodToDomain(error: z.ZodError): DomainError {
-  const fields = error.issues.map((i) => ({ path: i.path.join(".") || "(input)", message: i.message }));
-  return invalidInput(fields.map((f) => `${f.path}: ${f.message}`).join("; "), { issues: fields });
-}
+/** Lives in `@/lib/errors`; re-exported for existing imports. */
+export { zodToDomain };
 
 async function callTool(
   tool: AnyTool,
@@ -102,11 +104,7 @@ async function callTool(
   } catch (e) {
     if (e instanceof DomainError) return errorResult(e);
     logger.error({ err: e, tool: tool.name }, "tool failed");
-    return errorResult(
-      new DomainError("internal_error", "Switchboard failed to handle this call.", {
-        hint: "Try again later; the operator has the details in the server log.",
-      }),
-    );
+    return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call."));
   }
 }
 
@@ -138,9 +136,6 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
         new DomainError(
           "unknown_tool",
           `No tool named ${req.params.name} for a caller of kind ${caller.kind}.`,
-          {
-            hint: "Call tools/list to see the tools you can use.",
-          },
         ),
       );
     }

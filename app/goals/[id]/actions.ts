@@ -1,12 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { ZodError } from "zod";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
-import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
-import { isDomainError } from "@/lib/errors";
+import { actionError } from "@/lib/http/form-state";
 
 export type IssuedKey = { agent_id: number; api_key: string } | { error: string };
 
@@ -17,8 +15,7 @@ export async function issueKeyAction(agentId: number): Promise<IssuedKey> {
     revalidatePath("/goals/[id]", "page");
     return issued;
   } catch (e) {
-    if (isDomainError(e)) return { error: e.message };
-    throw e;
+    return { error: actionError(e) };
   }
 }
 
@@ -32,9 +29,6 @@ export async function sendOwnerMessageAction(agentId: number, content: string): 
     revalidatePath("/goals/[id]", "page");
     return sent;
   } catch (e) {
-    if (isDomainError(e)) return { error: e.message };
-    if (e instanceof ZodError)
-      return { error: `Write a message (at most ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters).` };
-    throw e;
+    return { error: actionError(e) };
   }
 }

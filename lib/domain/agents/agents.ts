@@ -57,14 +57,10 @@ export async function registerAgent(input: z.input<typeof registerAgentInput>) {
     const leaderId = data.leaderId ?? goal.coordinatorAgentId;
     const leader = leaderId ? await u.db.agent.findUnique({ where: { id: leaderId } }) : null;
     if (!leader || leader.goalId !== goal.id) {
-      throw new DomainError("invalid_input", `leader ${leaderId} is not an agent of goal ${goal.id}`, {
-        status: 422,
-      });
+      throw new DomainError("invalid_input", `leader ${leaderId} is not an agent of goal ${goal.id}`);
     }
     if (await u.db.agent.findFirst({ where: { goalId: goal.id, name: data.name } })) {
-      throw new DomainError("name_taken", `goal ${goal.id} already has an agent named ${data.name}`, {
-        status: 409,
-      });
+      throw new DomainError("name_taken", `goal ${goal.id} already has an agent named ${data.name}`);
     }
     const agent = await u.db.agent.create({
       data: {

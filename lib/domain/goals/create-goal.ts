@@ -64,7 +64,6 @@ export async function createGoal(ownerId: number, input: z.input<typeof createGo
       {
         details: { field: "coordinator_config", known: Object.keys(COORDINATOR_TEMPLATES) },
         hint: `Use one of: ${Object.keys(COORDINATOR_TEMPLATES).join(", ")}.`,
-        status: 422,
       },
     );
   }

@@ -46,13 +46,11 @@ export async function sendMessage(
     if (!to) {
       throw new DomainError("unknown_recipient", `No agent "${input.to}" exists.`, {
         details: { to: input.to },
-        hint: "Call list_peers to find the agent_id of the agent you mean.",
       });
     }
     if (to.goalId !== from.goalId) {
       throw new DomainError("task_mismatch", `Agent ${input.to} belongs to another goal.`, {
         details: { to: input.to },
-        hint: "You can only message agents of your own goal; call list_peers(scope='all') to see them.",
       });
     }
     if (isTerminated(to)) {
@@ -61,7 +59,6 @@ export async function sendMessage(
         `Agent ${input.to} has terminated; its inbox is closed.`,
         {
           details: { to: input.to },
-          hint: "Do not spawn a replacement on your own: escalate to your own leader.",
         },
       );
     }
@@ -73,7 +70,6 @@ export async function sendMessage(
     if (Number(pending?.n ?? 0) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
-        hint: "Wait for the recipient to read its inbox, then send again.",
       });
     }
     const msg = await insertMessage(u, {

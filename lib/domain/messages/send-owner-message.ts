@@ -9,7 +9,11 @@ import { insertMessage } from "./insert-message";
 
 export const ownerMessageInput = z.strictObject({
   agentId: z.coerce.number().int().positive(),
-  content: z.string().trim().min(1).max(MAX_MESSAGE_CHARS),
+  content: z
+    .string()
+    .trim()
+    .min(1, "Write a message.")
+    .max(MAX_MESSAGE_CHARS, `Write at most ${MAX_MESSAGE_CHARS.toLocaleString("en-US")} characters.`),
 });
 
 /**
@@ -32,13 +36,7 @@ export async function sendOwnerMessage(ownerId: number, input: z.input<typeof ow
     });
     const agent = owned(row, (a) => a.goal.ownerId, ownerId, `agent ${data.agentId}`);
     if (isTerminated(agent)) {
-      throw new DomainError(
-        "recipient_terminated",
-        `Agent ${agent.id} has terminated; its inbox is closed.`,
-        {
-          status: 409,
-        },
-      );
+      throw new DomainError("recipient_terminated", `Agent ${agent.id} has terminated; its inbox is closed.`);
     }
     const msg = await insertMessage(u, {
       goalId: agent.goalId,

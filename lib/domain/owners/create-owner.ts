@@ -21,12 +21,10 @@ export async function createOwner(input: z.input<typeof ownerInput>, opts: { fir
   const passwordHash = await hashPassword(data.password);
   return write(async ({ db }) => {
     if (opts.firstOnly && (await db.user.count()) > 0) {
-      throw new DomainError("setup_done", "An owner already exists; sign in instead.", { status: 409 });
+      throw new DomainError("setup_done", "An owner already exists; sign in instead.");
     }
     if (await db.user.findUnique({ where: { email: data.email } })) {
-      throw new DomainError("email_taken", `An owner with email ${data.email} already exists.`, {
-        status: 409,
-      });
+      throw new DomainError("email_taken", `An owner with email ${data.email} already exists.`);
     }
     const user = await db.user.create({ data: { email: data.email, name: data.name ?? null, passwordHash } });
     return { id: user.id, email: user.email };
@@ -44,6 +42,6 @@ export async function findOwnerByEmail(email: string) {
 /** The owner for an email, or a `not_found` error (CLI). */
 export async function requireOwnerByEmail(email: string) {
   const user = await findOwnerByEmail(email);
-  if (!user) throw new DomainError("not_found", `No owner with email ${email}.`, { status: 404 });
+  if (!user) throw new DomainError("not_found", `No owner with email ${email}.`);
   return user;
 }

@@ -142,7 +142,6 @@ export async function declarePlan(
         `You already have an active plan (${me.activePlanId}).`,
         {
           details: { plan_id: me.activePlanId },
-          hint: "Keep working on it (list_ready), or call remove_plan first if you mean to replan.",
         },
       );
     }

@@ -83,9 +83,7 @@ export async function activePlan(u: ReadUnit, agentId: number) {
   const agent = await u.db.agent.findUnique({ where: { id: agentId }, select: { activePlanId: true } });
   const plan = agent?.activePlanId ? await u.db.plan.findUnique({ where: { id: agent.activePlanId } }) : null;
   if (plan?.status !== "active") {
-    throw new DomainError("no_active_plan", "You have no active plan.", {
-      hint: "Declare one with declare_plan first.",
-    });
+    throw new DomainError("no_active_plan", "You have no active plan.");
   }
   const tasks = await u.db.planTask.findMany({ where: { planId: plan.id }, orderBy: { position: "asc" } });
   return { plan, tasks };

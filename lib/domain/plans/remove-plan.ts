@@ -23,7 +23,6 @@ export async function removePlan(caller: { agentId: number; goalId: number }) {
         `Tasks still in flight: ${list.map((t) => `${t.task_id} (agent ${t.agent_id})`).join(", ")}.`,
         {
           details: { in_flight: list },
-          hint: "Approve (terminate_child) or force-terminate (terminate_child force=true) those agents first.",
         },
       );
     }

@@ -33,13 +33,11 @@ export async function updatePlanTask(
     if (!task) {
       throw new DomainError("unknown_task", `Task "${input.task_id}" is not in your active plan.`, {
         details: { task_id: input.task_id, plan_id: plan.id },
-        hint: "Call list_ready, or check the ids you declared.",
       });
     }
     if (task.status === "in_flight") {
       throw new DomainError("task_in_flight", `Task "${task.key}" is run by agent ${task.agentId}.`, {
         details: { task_id: task.key, agent_id: String(task.agentId) },
-        hint: "End it with terminate_child (approve → done, force=true → failed).",
       });
     }
     if (task.status === "done" || task.status === "failed") {

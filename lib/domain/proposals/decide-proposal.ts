@@ -45,8 +45,6 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
         "The proposal's content is not the content you decided on.",
         {
           details: { proposal_message_id: messageId, content_hash: proposal.contentHash },
-          hint: "Reload the proposal, read it again and decide on what it says now.",
-          status: 409,
         },
       );
     }
@@ -69,7 +67,6 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
         `Proposal ${messageId} was already decided (${now?.status}).`,
         {
           details: { proposal_message_id: messageId, status: now?.status },
-          status: 409,
         },
       );
     }

@@ -45,8 +45,6 @@ export async function proposeTaskTree(
     if (goal.coordinatorAgentId !== caller.agentId) {
       throw new DomainError("ErrNotCoordinator", "Only the goal's coordinator may propose its task tree.", {
         details: { goal_id: goal.id, coordinator_agent_id: goal.coordinatorAgentId },
-        hint: "Send your suggested tasks to the coordinator with send_message instead.",
-        status: 403,
       });
     }
     const pending = await u.db.proposal.findFirst({
@@ -58,14 +56,11 @@ export async function proposeTaskTree(
         return { proposal_message_id: pending.messageId, channel_id: channelId };
       throw new DomainError("ErrProposalPending", "This goal already has a task tree awaiting the owner.", {
         details: { goal_id: goal.id, proposal_message_id: pending.messageId },
-        hint: "Wait for the owner's decision (it arrives in your inbox via read_inbox), then propose again if rejected.",
-        status: 409,
       });
     }
     if (!OPEN_GOAL.has(goal.status)) {
       throw new DomainError("ErrGoalNotOpen", `Goal ${goal.id} is ${goal.status}; it takes no new tasks.`, {
         details: { goal_id: goal.id, status: goal.status },
-        status: 409,
       });
     }
     // A peer verifier must be an agent of this goal.

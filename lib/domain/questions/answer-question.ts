@@ -10,7 +10,6 @@ export const notHolder = (qid: string, holder: string) =>
   new DomainError("not_holder", `You are not the current holder of question ${qid}.`, {
     details: { qid, holder },
     hint: "Only the agent the question was last routed to may answer or escalate it.",
-    status: 403,
   });
 
 /**

@@ -130,13 +130,11 @@ export async function askUser(
   if (!closed) {
     throw new DomainError("cancelled", `The call was cancelled; question ${qid} is still pending.`, {
       details: { qid },
-      hint: "Ask the identical question again to wait for it, or watch your inbox for the answer.",
     });
   }
   if (closed.status === "declined") {
     throw new DomainError("user_declined", `The owner declined to answer: ${closed.declineReason ?? ""}`, {
       details: { qid, reason: closed.declineReason },
-      hint: "Do not ask the same question again; decide with what you have or ask your leader.",
     });
   }
   return {

@@ -21,8 +21,6 @@ import {
 const stale = (qid: string, status: string, holder: string) =>
   new DomainError("stale", `Question ${qid} is no longer yours to escalate (${status}).`, {
     details: { qid, status, holder },
-    hint: "Someone already answered or moved it; there is nothing left to do for it.",
-    status: 409,
   });
 
 /**

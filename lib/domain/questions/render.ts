@@ -35,8 +35,6 @@ export function checkAnswers(questions: SubQuestion[], answers: AnswerEntry[]): 
       `The question has ${questions.length} sub-question(s) but ${answers.length} answer(s) were given.`,
       {
         details: { expected: questions.length, got: answers.length },
-        hint: "Give exactly one answer per sub-question, in order.",
-        status: 422,
       },
     );
   }

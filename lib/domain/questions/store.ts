@@ -45,17 +45,11 @@ export const gatewayUnavailable = () =>
   new DomainError(
     "gateway_unavailable",
     "No human gateway is registered: this hub runs with it switched off.",
-    {
-      hint: "Decide yourself, or wait and ask your leader with send_message; the owner cannot be asked here.",
-      status: 503,
-    },
   );
 
 export const unknownQid = (qid: string, status?: string) =>
   new DomainError("unknown_qid", `No pending question ${qid}.`, {
     details: status ? { qid, status } : { qid },
-    hint: "Use the qid of a pending [INBOX QUESTION] in your inbox; an answered question is closed.",
-    status: status ? 409 : 404,
   });
 
 /** The question `qid` of the caller's goal, pending or not; `unknown_qid` when there is none. */

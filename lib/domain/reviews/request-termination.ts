@@ -40,7 +40,6 @@ export async function requestTermination(
               plan_id: me.activePlanId,
               unfinished: open.map((t) => ({ task_id: t.key, status: t.status })),
             },
-            hint: "Finish them (spawn, approve, or update_plan_task done/failed) before requesting termination.",
           },
         );
       }

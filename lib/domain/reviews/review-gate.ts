@@ -80,7 +80,6 @@ export async function beforeAgentTool(
     `Review pending from ${children.map((c) => `${c.name} (agent ${c.agent_id})`).join(", ")}: ${tool} is blocked until you respond.`,
     {
       details: { tool, waiting: children },
-      hint: "Review first: list_pending_reviews, then terminate_child to approve or send_message to ask for rework.",
     },
   );
 }

@@ -35,7 +35,6 @@ export function checkEnvelope(detail: string | null | undefined): string {
       "detail lacks a [REVIEW REQUIRED] or [ITERATION READY] marker.",
       {
         details: { reason: "envelope_missing" },
-        hint: "Put [REVIEW REQUIRED] (done, please review) or [ITERATION READY] (progress report) in detail and call again.",
       },
     );
   }

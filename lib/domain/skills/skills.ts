@@ -139,7 +139,6 @@ export async function loadSkill(u: Unit | ReadUnit, name: string): Promise<Skill
 export function unknownSkill(names: string[]): DomainError {
   return new DomainError("unknown_skill", `No loadable skill named ${names.join(", ")}.`, {
     details: { skills: names },
-    hint: "Use one of the goal's skills (the owner manages them on the Skills page); built-ins: coordinator, engineer, reviewer, researcher.",
   });
 }
 
@@ -165,7 +164,7 @@ export async function saveSkill(input: SkillInput, opts: { create: boolean }): P
   return write(async ({ db }) => {
     const existing = await db.skill.findUnique({ where: { name: data.name } });
     if (opts.create && existing) {
-      throw new DomainError("name_taken", `A skill named ${data.name} exists already.`, { status: 409 });
+      throw new DomainError("name_taken", `A skill named ${data.name} exists already.`);
     }
     if (!opts.create && !existing) throw notFound(`skill ${data.name}`);
     const fields = {

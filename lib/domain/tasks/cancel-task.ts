@@ -14,7 +14,6 @@ export async function cancelTask(ownerId: number, goalId: number, taskId: number
     if (TERMINAL.has(task.status)) {
       throw new DomainError("ErrTaskTerminal", `Task ${taskId} is already ${task.status}.`, {
         details: { task_id: taskId, status: task.status },
-        status: 409,
       });
     }
     await u.sql.run(

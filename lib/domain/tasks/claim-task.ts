@@ -47,8 +47,6 @@ export async function claimTask(caller: { agentId: number; goalId: number }, tas
     if (me?.quarantinedAt) {
       throw new DomainError("ErrAgentQuarantined", "You are quarantined and may not claim tasks.", {
         details: { agent_id: caller.agentId },
-        hint: "Your reputation fell below 0.3. Tell your leader; only the owner can lift the quarantine.",
-        status: 403,
       });
     }
     const now = new Date();
@@ -70,14 +68,12 @@ export async function claimTask(caller: { agentId: number; goalId: number }, tas
           {
             details: { task_id: taskId, status: task.status, assignee_id: task.assigneeId },
             hint: "Pick another approved task.",
-            status: 409,
           },
         );
       }
       throw new DomainError("ErrTaskNotApproved", `Task ${taskId} is ${task.status}, not approved.`, {
         details: { task_id: taskId, status: task.status },
         hint: "Only approved, unassigned tasks can be claimed.",
-        status: 409,
       });
     }
     await appendEvent(u, {

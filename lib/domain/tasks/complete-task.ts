@@ -38,14 +38,11 @@ export async function completeTask(
     if (task.assigneeId !== caller.agentId) {
       throw new DomainError("ErrNotTaskHolder", `Task ${task.id} is not claimed by you.`, {
         details: { task_id: task.id, assignee_id: task.assigneeId },
-        hint: "Claim it first with claim_task (only the holder can complete a task).",
-        status: 403,
       });
     }
     if (task.status !== "claimed" && task.status !== "in_progress") {
       throw new DomainError("ErrTaskNotInProgress", `Task ${task.id} is ${task.status}.`, {
         details: { task_id: task.id, status: task.status },
-        status: 409,
       });
     }
     const now = new Date();

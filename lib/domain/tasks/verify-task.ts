@@ -28,8 +28,6 @@ export async function verifyTask(
     if (task.status !== "awaiting_verification") {
       throw new DomainError("ErrTaskNotAwaitingVerification", `Task ${task.id} is ${task.status}.`, {
         details: { task_id: task.id, status: task.status },
-        hint: "Only a task its holder finished with complete_task can be verified, and only once.",
-        status: 409,
       });
     }
     const verifier = JSON.parse(task.verifierJson) as VerifierConfig;
@@ -43,15 +41,12 @@ export async function verifyTask(
             verifier.kind === "command"
               ? "A runner runs its command and decides."
               : "It is verified automatically.",
-          status: 409,
         },
       );
     }
     if (verifier.agent_id !== caller.agentId || task.assigneeId === caller.agentId) {
       throw new DomainError("ErrNotPermittedVerifier", `You are not the verifier of task ${task.id}.`, {
         details: { task_id: task.id },
-        hint: "Only the agent named in the task's verifier_config may verify it (never its own holder).",
-        status: 403,
       });
     }
     const new_status = await applyVerdict(u, task, {

@@ -47,9 +47,6 @@ export async function createTeam(
     throw new DomainError(
       "leader_override_attempted",
       "leader_id cannot be set: you lead the teams you create.",
-      {
-        hint: "Call create_team again without leader_id.",
-      },
     );
   }
   const pairs = new Set(input.roles.map((r) => JSON.stringify([r.skill, r.description.trim()])));
@@ -57,9 +54,6 @@ export async function createTeam(
     throw new DomainError(
       "duplicate_member_descriptions",
       "Every member has the same skill and description: they would all do the whole task in parallel.",
-      {
-        hint: "Give each role a distinct description, or pass consensus=true for deliberate parallel attempts.",
-      },
     );
   }
   const lock = `create_team:${caller.agentId}`;

@@ -29,7 +29,6 @@ export function checkDepth(callerDepth: number, maxDepth: number): number {
       `Your team would be at depth ${depth}; this goal allows at most ${maxDepth}.`,
       {
         details: { depth, max_spawn_depth: maxDepth },
-        hint: "Do the work yourself or hand it back to your leader; the plan stays declared (remove_plan to rethink).",
       },
     );
   }

@@ -73,7 +73,6 @@ export async function spawnAgent(
         const unmet = deps(t).filter((d) => !done.has(d));
         throw new DomainError("task_not_ready", `Task "${t.key}" waits for ${unmet.join(", ")}.`, {
           details: { task_id: t.key, unmet_deps: unmet },
-          hint: "Approve the tasks it depends on first (terminate_child), then spawn it.",
         });
       }
       if (t.status !== "ready") {

@@ -73,7 +73,6 @@ export async function postSentinels(
 function alreadyTerminating(agentId: string, consumed: boolean) {
   return new DomainError("already_terminating", `Agent ${agentId} is already terminating.`, {
     details: { agent_id: agentId, terminate_consumed: consumed },
-    hint: "Nothing to do: the sentinel is in its inbox (or it has ended).",
   });
 }
 
@@ -93,7 +92,6 @@ export async function terminateChild(
     if (!target || target.goalId !== caller.goalId) {
       throw new DomainError("unknown_agent", `No agent "${input.agent_id}" in your goal.`, {
         details: { agent_id: input.agent_id },
-        hint: "Call list_peers(scope='children') for the agents you lead.",
       });
     }
     const led = target.teamId
@@ -102,7 +100,6 @@ export async function terminateChild(
     if (!led && target.leaderId !== caller.agentId) {
       throw new DomainError("not_leader", `You do not lead the team of agent ${input.agent_id}.`, {
         details: { agent_id: input.agent_id },
-        hint: "Only an agent's direct leader can terminate it; ask that leader instead.",
       });
     }
     if (target.terminatePostedAt || isTerminated(target)) {
@@ -114,7 +111,6 @@ export async function terminateChild(
         `Agent ${input.agent_id} has not signalled review, so there is nothing to approve.`,
         {
           details: { agent_id: input.agent_id },
-          hint: "Wait for its signal_review, send it rework with send_message, or pass force=true to end it anyway.",
         },
       );
     }

@@ -9,12 +9,11 @@ export const sendMessageTool = defineTool({
   title: "Send a message to another agent",
   audience: "agent",
   readOnly: false,
-  description: [
+  destructive: false,
+  idempotent: false,
+  description:
     "Put a message in another agent's inbox (the only agent-to-agent primitive). `to` is an agent_id from list_peers.",
-    "Errors: unknown_recipient (no such agent: check list_peers), task_mismatch (the agent is in another goal),",
-    "recipient_terminated (its inbox is closed: escalate to your own leader instead of spawning a replacement),",
-    "inbox_full (1000 unread messages: wait and retry).",
-  ].join(" "),
+  errors: ["unknown_recipient", "task_mismatch", "recipient_terminated", "inbox_full"],
   input: sendMessageInput,
   output: sendMessageOutput,
   handler: ({ caller }, input) => sendMessage(caller, input),
@@ -25,6 +24,9 @@ export const listPeersTool = defineTool({
   title: "List the agents around you",
   audience: "agent",
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  errors: [],
   description:
     "Read the team graph. scope=team (default): your direct teammates; children: the members of teams you lead; all: every agent of your goal. agent_id is the stable id to message; name is a display label.",
   input: listPeersInput,
@@ -37,6 +39,9 @@ export const readInboxTool = defineTool({
   title: "Read your inbox",
   audience: "agent",
   readOnly: false,
+  destructive: false,
+  idempotent: false,
+  errors: [],
   description: [
     "Read the messages waiting for you, oldest first (from an agent_id, `__user__` for the owner, or `system`).",
     "Pass the `ack` value of your previous call as `ack` to confirm you received those messages; unconfirmed",

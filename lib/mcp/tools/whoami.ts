@@ -6,6 +6,9 @@ export const whoamiTool = defineTool({
   title: "Who am I",
   audience: "any",
   readOnly: true,
+  destructive: false,
+  idempotent: true,
+  errors: [],
   description:
     "Return the identity Switchboard knows you by (from your credential): for an agent its agent_id, name and goal; for an owner the user id and email. Use it to check a connection.",
   input: z.strictObject({}),

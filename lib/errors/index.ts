@@ -1,0 +1,10 @@
+export {
+  CATALOGUE,
+  type CatalogueEntry,
+  ERROR_CODES,
+  type ErrorCode,
+  isErrorCode,
+  type Surface,
+} from "./catalogue";
+export { DomainError, forbidden, invalidInput, isDomainError, notFound } from "./domain-error";
+export { type FieldIssue, fieldIssues, toDomainError, zodToDomain } from "./zod";
