@@ -23,6 +23,11 @@ const schema = z.object({
   SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
   NEXTAUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  // The production server (server/main.ts, `npm start`).
+  /** HTTP port. */
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
+  /** Interface to listen on. */
+  HOSTNAME: z.string().default("0.0.0.0"),
 });
 
 export type Env = z.infer<typeof schema>;
