@@ -7,19 +7,19 @@ import { pathToFileURL } from "node:url";
 
 export const root = path.resolve(import.meta.dirname, "..");
 
-/** Why dist/<name>.mjs cannot be used, or undefined when it can. A stat per source file: ~1 ms. */
-function staleBuild(name) {
+/** Why `<dir>/dist/<name>.mjs` cannot be used, or undefined when it can. A stat per source file: ~1 ms. */
+export function staleBuild(name, dir = root) {
   let build;
   try {
-    build = JSON.parse(fs.readFileSync(path.join(root, "dist", "build.json"), "utf8"));
+    build = JSON.parse(fs.readFileSync(path.join(dir, "dist", "build.json"), "utf8"));
   } catch {
     return "no build in dist/";
   }
-  if (!fs.existsSync(path.join(root, "dist", `${name}.mjs`))) return `no dist/${name}.mjs`;
+  if (!fs.existsSync(path.join(dir, "dist", `${name}.mjs`))) return `no dist/${name}.mjs`;
   for (const source of build.sources) {
     let mtime;
     try {
-      mtime = fs.statSync(path.join(root, source)).mtimeMs;
+      mtime = fs.statSync(path.join(dir, source)).mtimeMs;
     } catch {
       return `${source} was removed after the last build`;
     }
