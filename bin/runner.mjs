@@ -1,10 +1,7 @@
 #!/usr/bin/env node
-// `npm run runner` entry: runs lib/runner/main.ts through tsx (TypeScript, tsconfig paths).
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { register } from "tsx/esm/api";
+// `npm run runner` entry: dist/runner.mjs (built from lib/runner/main.ts by `npm run build`), else
+// lib/runner/main.ts through tsx (bin/launch.mjs).
+import { launch, root } from "./launch.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
 process.env.SWITCHBOARD_APP_DIR ??= root;
-register({ tsconfig: path.join(root, "tsconfig.json") });
-await import(pathToFileURL(path.join(root, "lib/runner/main.ts")).href);
+await launch("runner", "lib/runner/main.ts");

@@ -1,9 +1,6 @@
 #!/usr/bin/env node
-// `npm start`: runs server/main.ts (TypeScript, tsconfig paths) through tsx.
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { register } from "tsx/esm/api";
+// `npm start`: dist/server.mjs (built from server/main.ts by `npm run build`), else server/main.ts through
+// tsx (bin/launch.mjs).
+import { launch } from "./launch.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
-register({ tsconfig: path.join(root, "tsconfig.json") });
-await import(pathToFileURL(path.join(root, "server/main.ts")).href);
+await launch("server", "server/main.ts");

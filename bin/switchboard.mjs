@@ -1,10 +1,7 @@
 #!/usr/bin/env node
-// `switchboard` CLI entry: runs cli/main.ts through tsx (TypeScript, tsconfig paths).
-import path from "node:path";
-import { pathToFileURL } from "node:url";
-import { register } from "tsx/esm/api";
+// `switchboard` CLI entry: dist/cli.mjs (built from cli/main.ts by `npm run build`), else cli/main.ts
+// through tsx (bin/launch.mjs).
+import { launch, root } from "./launch.mjs";
 
-const root = path.resolve(import.meta.dirname, "..");
 process.env.SWITCHBOARD_APP_DIR ??= root;
-register({ tsconfig: path.join(root, "tsconfig.json") });
-await import(pathToFileURL(path.join(root, "cli/main.ts")).href);
+await launch("cli", "cli/main.ts");

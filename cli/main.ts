@@ -1,14 +1,14 @@
 // The `switchboard` CLI. stdout carries only the result (a secret or JSON) for scripts; messages go to
-// stderr; any error exits non-zero.
+// stderr; any error exits non-zero. A command loads the modules it needs when it runs (`--help` and a
+// usage error load none of lib/), and only a command that used the database disconnects from it.
 import { Command, InvalidArgumentError } from "commander";
-import { disconnect } from "@/lib/db";
-import { migrate } from "@/lib/db/migrate";
-import { issueAgentKey, registerAgent } from "@/lib/domain/agents/agents";
-import { createGoal } from "@/lib/domain/goals/create-goal";
-import { createOwner, requireOwnerByEmail } from "@/lib/domain/owners/create-owner";
-import { createToken } from "@/lib/domain/tokens/tokens";
-import { env } from "@/lib/env";
-import { toDomainError } from "@/lib/errors";
+
+let usedDb = false;
+/** Loads a lib/ module for a command that touches the database. */
+const lib = <T>(load: () => Promise<T>): Promise<T> => {
+  usedDb = true;
+  return load();
+};
 
 const out = (value: unknown) =>
   process.stdout.write(`${typeof value === "string" ? value : JSON.stringify(value)}\n`);
@@ -30,6 +30,7 @@ program
   .command("migrate")
   .description("apply pending database migrations")
   .action(async () => {
+    const [{ migrate }, { env }] = await Promise.all([import("@/lib/db/migrate"), import("@/lib/env")]);
     const r = await migrate(env().DATABASE_URL);
     say(
       r.applied.length
@@ -45,6 +46,7 @@ owner
   .requiredOption("--password <password>")
   .option("--name <name>")
   .action(async (o: { email: string; password: string; name?: string }) => {
+    const { createOwner } = await lib(() => import("@/lib/domain/owners/create-owner"));
     const user = await createOwner(o);
     say(`owner ${user.email} created`);
     out({ user_id: user.id, email: user.email });
@@ -57,6 +59,9 @@ program
   .requiredOption("--email <email>")
   .option("--name <name>", "a label for the token", "cli")
   .action(async (o: { email: string; name: string }) => {
+    const [{ requireOwnerByEmail }, { createToken }] = await lib(() =>
+      Promise.all([import("@/lib/domain/owners/create-owner"), import("@/lib/domain/tokens/tokens")]),
+    );
     const user = await requireOwnerByEmail(o.email);
     const t = await createToken(user.id, { name: o.name });
     say(`token ${t.id} created for ${user.email}; it is shown only once`);
@@ -72,6 +77,9 @@ program
   .requiredOption("--description <description>")
   .option("--max-spawn-depth <n>", "1-10", positiveInt)
   .action(async (o: { email: string; title: string; description: string; maxSpawnDepth?: number }) => {
+    const [{ requireOwnerByEmail }, { createGoal }] = await lib(() =>
+      Promise.all([import("@/lib/domain/owners/create-owner"), import("@/lib/domain/goals/create-goal")]),
+    );
     const user = await requireOwnerByEmail(o.email);
     out(
       await createGoal(user.id, {
@@ -91,6 +99,7 @@ agent
   .option("--role <role>", "role", "agent")
   .option("--leader <agent_id>", "leader agent id (default: the goal's coordinator)", positiveInt)
   .action(async (o: { goal: number; name: string; role: string; leader?: number }) => {
+    const { registerAgent } = await lib(() => import("@/lib/domain/agents/agents"));
     out(await registerAgent({ goalId: o.goal, name: o.name, role: o.role, leaderId: o.leader }));
     say("the api_key is shown only once");
   });
@@ -100,6 +109,7 @@ agent
   .argument("<agent_id>", "agent id", positiveInt)
   .option("--revoke-others", "revoke the agent's other keys")
   .action(async (agentId: number, o: { revokeOthers?: boolean }) => {
+    const { issueAgentKey } = await lib(() => import("@/lib/domain/agents/agents"));
     const { api_key } = await issueAgentKey(agentId, { revokeOthers: Boolean(o.revokeOthers) });
     say(o.revokeOthers ? "new key issued; all earlier keys revoked" : "new key issued");
     out(api_key);
@@ -112,10 +122,11 @@ try {
   if (code === "commander.helpDisplayed" || code === "commander.version") process.exitCode = 0;
   else if (code?.startsWith("commander.")) process.exitCode = 2;
   else {
+    const { toDomainError } = await import("@/lib/errors");
     const d = toDomainError(e);
     say(d ? `error: ${d.code}: ${d.message}` : `error: ${(e as Error).message}`);
     process.exitCode = 1;
   }
 } finally {
-  await disconnect();
+  if (usedDb) await (await import("@/lib/db")).disconnect();
 }

@@ -55,6 +55,9 @@ const schema = z.object({
   SWITCHBOARD_WORKSPACE: z.string().optional(),
   /** A runner's lease on a job lasts the command's timeout plus this many seconds. */
   SWITCHBOARD_RUNNER_LEASE_GRACE_S: z.coerce.number().min(0).default(30),
+  // The production server (server/main.ts, `npm start`); PORT is above.
+  /** Interface to listen on. */
+  HOSTNAME: z.string().default("0.0.0.0"),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -2,7 +2,7 @@
 // Generates the two Prisma clients (SQLite and PostgreSQL) offline. prisma/schema.prisma is the source;
 // prisma/postgres/schema.prisma is derived from it (provider and output path only).
 // The Prisma CLI wants a schema engine binary it would download; `generate` does not use it, so any
-// existing file satisfies it (ENVIRONMENT.md, "Prisma offline").
+// existing file satisfies it (docs/development.md, "Prisma without its downloadable engines").
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

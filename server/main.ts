@@ -1,14 +1,17 @@
 // The production server: one Node HTTP server that answers /mcp directly (the agents' hot path skips
 // Next.js's request pipeline, about half of a call's CPU) and hands every other request to Next.
 import http from "node:http";
+import nextEnv from "@next/env";
 import next from "next";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { env } from "@/lib/env";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
-const port = Number(process.env.PORT ?? 3000);
-const hostname = process.env.HOSTNAME ?? "0.0.0.0";
+// The .env files, loaded the way Next would load them in app.prepare() (it then finds them loaded), so
+// that env() here, read once and cached, sees the same values as Next's own copy of lib/.
+nextEnv.loadEnvConfig(process.cwd(), false);
+const { PORT: port, HOSTNAME: hostname } = env();
 
 /** The request body as text, or null once it exceeds `cap` bytes (the rest is drained unread). */
 function readBody(req: http.IncomingMessage, cap: number): Promise<string | null> {

@@ -17,7 +17,7 @@ import { migrate, sqliteFile } from "./migrate";
  *
  * SQLite: Prisma's better-sqlite3 adapter has ONE connection, and an interactive transaction holds it
  * across awaits, so a query from another request would run inside that transaction and vanish with its
- * rollback (ENVIRONMENT.md). We design that out: every unit of work of this process waits its turn in one
+ * rollback (docs/development.md). We rule that out: every unit of work of this process waits its turn in one
  * queue on that connection, and each write unit is its own SAVEPOINT, rolled back alone when it fails.
  * Group commit: the first write unit opens a transaction (`BEGIN IMMEDIATE`, which also makes a second
  * process, such as the CLI, wait on busy_timeout instead of failing with SQLITE_BUSY); the units that

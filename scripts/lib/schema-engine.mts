@@ -1,5 +1,5 @@
 // Migration SQL from Prisma's WebAssembly schema engine, offline and without a database
-// (ENVIRONMENT.md, "Prisma offline"). Every migration directory holds its migration.sql and a snapshot
+// (docs/development.md, "Prisma …"). Every migration directory holds its migration.sql and a snapshot
 // (schema.prisma) of the datamodel it leads to, so what is pending is the engine's diff from the latest
 // snapshot to the current schema. Used by scripts/db-migration.mts and tests/unit/migrations-in-sync.test.ts.
 import fs from "node:fs";

@@ -1,4 +1,4 @@
-// The SQLite data-loss trap of ENVIRONMENT.md, designed out by lib/db: a write acknowledged to one
+// The SQLite data-loss trap (docs/development.md), designed out by lib/db: a write acknowledged to one
 // request is never rolled back by another request's failing transaction. Runs on both providers.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";

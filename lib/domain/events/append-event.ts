@@ -4,7 +4,7 @@ import type { Unit } from "@/lib/db";
  * Append an event to a goal's log inside the caller's unit of work. The per-goal `seq` is handed out
  * by bumping `Goal.eventSeq` in the same transaction, so events commit in `seq` order and a reader
  * following `after=<seq>` never skips one (an autoincrement id could commit out of order on PostgreSQL).
- * Names follow spec/README.md (`send_message`, `agent_input`, …) where it names the event.
+ * Names follow the orchestration contract (docs/contracts.md) where it names the event (`send_message`, …).
  */
 export type NewEvent = {
   goalId: number;

@@ -20,7 +20,7 @@ export const updatePlanTaskOutput = z.object({
 });
 
 /**
- * `update_plan_task` (DESIGN.md §4): a leader marks a task of its active plan that is not in flight
+ * `update_plan_task` (docs/contracts.md): a leader marks a task of its active plan that is not in flight
  * `done` or `failed`. In-flight tasks end through terminate_child (approve → done, force → failed).
  */
 export async function updatePlanTask(

@@ -4,7 +4,7 @@ import { z } from "zod";
 /** Largest tree one proposal may carry, and its deepest nesting. */
 export const MAX_TREE_NODES = 1000;
 export const MAX_TREE_DEPTH = 20;
-/** The ancestry snapshot stored on each task is capped at 16 KB (spec 018). */
+/** The ancestry snapshot stored on each task is capped at 16 KB (the goals contract, docs/contracts.md). */
 export const ANCESTRY_CAP_BYTES = 16 * 1024;
 
 const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);

@@ -18,7 +18,7 @@ export const domainOf = (billingCode: string | null | undefined) => billingCode?
 export const reputationKey = (agent: { id: number; configHash: string | null }) =>
   agent.configHash ?? `agent:${agent.id}`;
 
-/** DESIGN.md: Σ delta·weight·2^(−age_days/30), clamped to [0,1]; 0.5 with no evidence. */
+/** docs/contracts.md: Σ delta·weight·2^(−age_days/30), clamped to [0,1]; 0.5 with no evidence. */
 export function scoreOf(
   rows: { delta: number; weight: number; createdAt: Date | string }[],
   now = Date.now(),

@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 
 /**
- * Tools a leader may call while a direct child's review is pending (spec/README.md), plus our own
+ * Tools a leader may call while a direct child's review is pending (docs/contracts.md), plus our own
  * read-only `read_inbox` and `whoami`: the review report arrives in the inbox, so closing the inbox
  * would leave an HTTP agent unable to see what it must review.
  */

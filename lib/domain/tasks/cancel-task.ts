@@ -6,7 +6,7 @@ import { DomainError } from "@/lib/errors";
 
 const TERMINAL = new Set(["done", "failed", "cancelled"]);
 
-/** The owner cancels a task (from any non-terminal state, spec 018); a cancelled task cannot be claimed. */
+/** The owner cancels an unfinished task (docs/contracts.md); a cancelled task cannot be claimed. */
 export async function cancelTask(ownerId: number, goalId: number, taskId: number) {
   return write(async (u) => {
     const row = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });

@@ -6,7 +6,7 @@ import { renderPrompt, type SkillView } from "@/lib/domain/skills/skills";
 import { DomainError } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newId, newSecret } from "@/lib/ids";
 
-/** Depth past which a `depth_warning` event is recorded (spec/README.md). */
+/** Depth past which a `depth_warning` event is recorded (docs/contracts.md). */
 export const DEPTH_WARNING_AFTER = 6;
 
 /** A display name for a new member: `<role>-<4 hex>` (e.g. `frontend-engineer-a3b2`). */
