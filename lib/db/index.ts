@@ -36,7 +36,9 @@ import { migrate, sqliteFile } from "./migrate";
  * The clients are never exported: nothing outside this module can bypass the lock.
  */
 export type Db = {
-  [K in Exclude<keyof PrismaClient, Forbidden>]: K extends `$${string}` ? PrismaClient[K] : Model<PrismaClient[K]>;
+  [K in Exclude<keyof PrismaClient, Forbidden>]: K extends `$${string}`
+    ? PrismaClient[K]
+    : Model<PrismaClient[K]>;
 };
 type Forbidden = "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends";
 
@@ -53,7 +55,13 @@ type Model<D> = Omit<D, "upsert" | WriteOp> & {
     args: Prisma.Exact<A, Prisma.Args<D, F> & Flat<D, F>>,
   ) => Prisma.PrismaPromise<Prisma.Result<D, A, F>>;
 };
-type DataOp = "create" | "createMany" | "createManyAndReturn" | "update" | "updateMany" | "updateManyAndReturn";
+type DataOp =
+  | "create"
+  | "createMany"
+  | "createManyAndReturn"
+  | "update"
+  | "updateMany"
+  | "updateManyAndReturn";
 type RowOp = "create" | "createManyAndReturn" | "update" | "updateManyAndReturn" | "delete";
 type WriteOp = DataOp | RowOp;
 /** The model's relation fields (`payload.objects` of the delegate's type map). */
@@ -105,10 +113,12 @@ class WriteUnit implements Unit {
     readonly sql: Sql,
   ) {}
   notify(topic: string): void {
-    (this.topics ??= new Set()).add(topic);
+    this.topics ??= new Set();
+    this.topics.add(topic);
   }
   afterCommit(effect: () => unknown): void {
-    (this.effects ??= []).push(effect);
+    this.effects ??= [];
+    this.effects.push(effect);
   }
 }
 
@@ -356,7 +366,10 @@ async function runEffects(effects: (() => unknown)[], name: string | undefined) 
     try {
       await effect();
     } catch (e) {
-      logger.error({ err: e, unit: name ?? unitNames().getStore() ?? "unnamed" }, "after-commit effect failed");
+      logger.error(
+        { err: e, unit: name ?? unitNames().getStore() ?? "unnamed" },
+        "after-commit effect failed",
+      );
     }
   }
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
+import { withUnitName } from "@/lib/db";
 import { DomainError, forbidden } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { zodToDomain } from "@/lib/mcp/server";
@@ -52,7 +53,11 @@ export function ownerRoute<P = Record<string, string>>(
           { status: 401, headers: { "WWW-Authenticate": 'Bearer realm="switchboard"' } },
         );
       }
-      const result = await handler({ owner, req, params: await context.params });
+      const result = await withUnitName(`${req.method} ${new URL(req.url).pathname}`, handler, {
+        owner,
+        req,
+        params: await context.params,
+      });
       return result instanceof Response ? result : Response.json(result);
     } catch (e) {
       if (e instanceof DomainError) return errorResponse(e);

@@ -8,6 +8,7 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
+import { withUnitName } from "@/lib/db";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { DomainError, invalidInput } from "@/lib/errors";
 import { logger } from "@/lib/log";
@@ -144,7 +145,7 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
         ),
       );
     }
-    return callTool(tool, caller, req.params.arguments, {
+    return withUnitName(tool.name, callTool, tool, caller, req.params.arguments, {
       // The server lives for one stateless request: the SDK's own signal only aborts when the transport closes
       // (a client's notifications/cancelled arrives in another request), so the HTTP connection's is enough.
       signal: httpSignal ?? extra.signal,
