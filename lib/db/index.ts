@@ -123,23 +123,34 @@ class WriteUnit implements Unit {
 }
 
 /**
- * The name of the units started inside `fn` (a tool, a route), for the slow-unit log. Set once at each
- * surface; `write(fn, name)` overrides it for one unit.
+ * Name the units that `fn` starts (a tool, a route, a job) for the slow-unit log, without touching their
+ * `write()`/`read()` calls; `write(fn, name)` names one unit explicitly.
+ *
+ * A unit takes the label current when `write()`/`read()` is called. The label is set for the synchronous
+ * run of `fn`, which covers the units a handler starts before its first `await` (most tools' main unit);
+ * where AsyncLocalStorage is cheap (Node >= 24, which carries it on the async context frame) it also
+ * follows `fn` across awaits. On Node 20 an AsyncLocalStorage turns on a promise hook for the whole
+ * process, which cost ~10 % of the CPU of an /mcp call (measured in-process): a unit started after an
+ * await is then logged as `unnamed` unless it passes a name.
  */
 export function withUnitName<A extends unknown[], R>(name: string, fn: (...args: A) => R, ...args: A): R {
-  return unitNames().run(name, fn, ...args);
+  const outer = currentName;
+  currentName = name;
+  try {
+    return trackedNames ? trackedNames.run(name, fn, ...args) : fn(...args);
+  } finally {
+    currentName = outer;
+  }
 }
 
-const g = globalThis as unknown as {
-  __switchboardDoor?: Promise<Door>;
-  __switchboardUnitName?: AsyncLocalStorage<string>;
-};
+let currentName: string | undefined;
+const trackedNames =
+  Number(process.versions.node.split(".")[0]) >= 24 ? new AsyncLocalStorage<string>() : undefined;
 
-/** Shared through `globalThis`, like the door: a label set by one copy of lib/ is read by the other's. */
-function unitNames(): AsyncLocalStorage<string> {
-  g.__switchboardUnitName ??= new AsyncLocalStorage<string>();
-  return g.__switchboardUnitName;
-}
+/** The name of a unit being started now. */
+const unitName = (name: string | undefined) => name ?? currentName ?? trackedNames?.getStore();
+
+const g = globalThis as unknown as { __switchboardDoor?: Promise<Door> };
 
 /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
 type SqliteQueue = {
@@ -298,12 +309,14 @@ function postgresSql(db: Db): Sql {
 
 /** Run `fn` as one write unit; `name` labels it in the slow-unit log (default: the surface's label). */
 export async function write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T> {
-  return (await door()).write(fn, name);
+  const label = unitName(name); // before the first await: the caller's label
+  return (await door()).write(fn, label);
 }
 
 /** Run `fn` as one read unit; `name` as for `write`. */
 export async function read<T>(fn: (u: ReadUnit) => Promise<T>, name?: string): Promise<T> {
-  return (await door()).read(fn, name);
+  const label = unitName(name);
+  return (await door()).read(fn, label);
 }
 
 async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string | undefined): Promise<T> {
@@ -366,10 +379,7 @@ async function runEffects(effects: (() => unknown)[], name: string | undefined) 
     try {
       await effect();
     } catch (e) {
-      logger.error(
-        { err: e, unit: name ?? unitNames().getStore() ?? "unnamed" },
-        "after-commit effect failed",
-      );
+      logger.error({ err: e, unit: name ?? "unnamed" }, "after-commit effect failed");
     }
   }
 }
@@ -403,7 +413,7 @@ function held(s: State, start: number, kind: "write" | "read", name: string | un
   const ms = performance.now() - start;
   if (ms <= s.slowMs) return;
   logger.warn(
-    { unit: name ?? unitNames().getStore() ?? "unnamed", kind, ms: Math.round(ms) },
+    { unit: name ?? "unnamed", kind, ms: Math.round(ms) },
     `slow ${kind} unit held the database for ${Math.round(ms)} ms`,
   );
 }

@@ -1,4 +1,4 @@
-import { read, type Unit, write } from "@/lib/db";
+import { read, type Unit, withUnitName, write } from "@/lib/db";
 import { acquireLease } from "@/lib/domain/teams/lease";
 import { uuid } from "@/lib/ids";
 import { logger } from "@/lib/log";
@@ -88,7 +88,8 @@ export function startWatchdog(): void {
   let stopped = false;
   const tick = async () => {
     try {
-      if (await acquireLease("watchdog", instance, Math.max(3 * tickMs, 3000))) await watchdogPass();
+      if (await acquireLease("watchdog", instance, Math.max(3 * tickMs, 3000)))
+        await withUnitName("watchdog", watchdogPass);
     } catch (e) {
       logger.error({ err: e }, "watchdog tick failed");
     }

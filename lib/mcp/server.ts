@@ -82,7 +82,9 @@ async function callTool(
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
     if (caller.kind === "agent") await beforeAgentTool(caller, tool.name);
-    const output = await tool.handler(
+    const output = await withUnitName(
+      tool.name,
+      tool.handler,
       {
         caller,
         signal: extra.signal,
@@ -145,7 +147,7 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
         ),
       );
     }
-    return withUnitName(tool.name, callTool, tool, caller, req.params.arguments, {
+    return callTool(tool, caller, req.params.arguments, {
       // The server lives for one stateless request: the SDK's own signal only aborts when the transport closes
       // (a client's notifications/cancelled arrives in another request), so the HTTP connection's is enough.
       signal: httpSignal ?? extra.signal,
