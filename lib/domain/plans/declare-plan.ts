@@ -175,11 +175,10 @@ export async function declarePlan(
     {
       await u.db.plan.create({ data: { ...plan, path: file, status: "active" } });
       await u.db.planTask.createMany({ data: rows });
-      const taken = await u.sql.run(
-        `UPDATE "Agent" SET "activePlanId" = ? WHERE id = ? AND "activePlanId" IS NULL`,
-        planId,
-        caller.agentId,
-      );
+      const { count: taken } = await u.db.agent.updateMany({
+        where: { id: caller.agentId, activePlanId: null },
+        data: { activePlanId: planId },
+      });
       if (taken === 0) {
         throw new DomainError("plan_already_declared", "You already have an active plan.", {
           hint: "Call remove_plan first if you mean to replan.",

@@ -29,7 +29,7 @@ export async function removePlan(caller: { agentId: number; goalId: number }) {
       );
     }
     await u.db.plan.update({ where: { id: plan.id }, data: { status: "removed", removedAt: new Date() } });
-    await u.sql.run(`UPDATE "Agent" SET "activePlanId" = NULL WHERE id = ?`, caller.agentId);
+    await u.db.agent.update({ where: { id: caller.agentId }, data: { activePlanId: null } });
     const removedPath = plan.path.replace(/\.json$/, ".removed.json");
     u.afterCommit(() => {
       try {
