@@ -23,6 +23,8 @@ const schema = z.object({
   SWITCHBOARD_PROGRESS_EVERY_S: z.coerce.number().positive().default(5),
   /** `off` switches the human gateway off: questions that would reach the owner fail with gateway_unavailable. */
   SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
+  /** A unit of work that holds the database (SQLite: the queue) longer than this is logged (warn). */
+  SWITCHBOARD_SLOW_UNIT_MS: z.coerce.number().nonnegative().default(100),
   NEXTAUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The app's root (migrations are read from `<root>/prisma/migrations`); the CLI and the runner set it. */

@@ -1,19 +1,23 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { emitLocal, PG_CHANNEL } from "@/lib/bus";
 import { env, isPostgres } from "@/lib/env";
-import type { PrismaClient } from "./generated/sqlite/client";
+import { logger } from "@/lib/log";
+import type { Prisma, PrismaClient } from "./generated/sqlite/client";
 import { migrate, sqliteFile } from "./migrate";
 
 /**
  * The only door to the database. Every domain operation runs as a unit of work:
  *
- *   write(u => …)   one transaction; `u.notify(topic)` wakes waiters once it has committed
+ *   write(u => …)   one transaction; `u.notify(topic)` wakes waiters and `u.afterCommit(fn)` runs a side
+ *                   effect (a file) once it has committed
  *   read(u => …)    a read
  *
- * where `u.db` is the Prisma client and `u.sql` runs hand-written SQL (hot paths only: Prisma costs
- * ~250–500 µs a query here against ~20 µs for a prepared better-sqlite3 statement).
+ * where `u.db` is the Prisma client (typed without what the SQLite path cannot do: see `Db`) and `u.sql`
+ * runs hand-written SQL. docs/database.md is the guide: units, group commit, afterCommit, the Db type,
+ * when to write SQL, row types, the two providers.
  *
  * SQLite: Prisma's better-sqlite3 adapter has ONE connection, and an interactive transaction holds it
  * across awaits, so a query from another request would run inside that transaction and vanish with its
@@ -24,15 +28,49 @@ import { migrate, sqliteFile } from "./migrate";
  * reach the queue during the same turn of the event loop join it, and one COMMIT at the end of the turn
  * makes them all durable (a COMMIT costs several times a unit's own statements, BENCHMARKS.md). No unit's
  * result, read or write, is released before the transaction it ran in has committed; if SQLite abandons
- * that transaction, every unit in it fails instead.
- * Consequence: code inside a unit must not start Prisma's own transactions (`$transaction`, nested
- * writes); SQLite refuses them loudly ("cannot start a transaction within a transaction").
+ * that transaction, every unit in it fails instead, and none of their after-commit effects runs.
+ * A unit that holds the queue longer than SWITCHBOARD_SLOW_UNIT_MS is logged with its name.
  * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
  * `pg_notify` inside it, so they fire on commit and reach every instance.
  *
  * The clients are never exported: nothing outside this module can bypass the lock.
  */
-export type Db = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+export type Db = {
+  [K in Exclude<keyof PrismaClient, Forbidden>]: K extends `$${string}`
+    ? PrismaClient[K]
+    : Model<PrismaClient[K]>;
+};
+type Forbidden = "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends";
+
+/*
+ * What Prisma can only do in a transaction of its own, which SQLite refuses inside a unit ("cannot start a
+ * transaction within a transaction"; a second such call in the process then hangs the adapter, and with
+ * it the queue): `upsert` (unless Prisma finds a native form: do not rely on it), nested writes (a
+ * relation field in `data`, `connect` included), and a write that returns relations (`include`, or a
+ * relation or `_count` in `select`). Each model delegate below drops `upsert` and types its write methods
+ * so that these forms do not compile. Reads (`findMany({ include })`, …) are unaffected. docs/database.md.
+ */
+type Model<D> = Omit<D, "upsert" | WriteOp> & {
+  [F in WriteOp & keyof D]: <A extends Prisma.Args<D, F> & Flat<D, F>>(
+    args: Prisma.Exact<A, Prisma.Args<D, F> & Flat<D, F>>,
+  ) => Prisma.PrismaPromise<Prisma.Result<D, A, F>>;
+};
+type DataOp =
+  | "create"
+  | "createMany"
+  | "createManyAndReturn"
+  | "update"
+  | "updateMany"
+  | "updateManyAndReturn";
+type RowOp = "create" | "createManyAndReturn" | "update" | "updateManyAndReturn" | "delete";
+type WriteOp = DataOp | RowOp;
+/** The model's relation fields (`payload.objects` of the delegate's type map). */
+type Relations<D> = D extends { [K: symbol]: { types: { payload: { objects: infer O } } } } ? keyof O : never;
+type None<K extends PropertyKey> = { [P in K]?: never };
+type Flat<D, F> = (F extends DataOp
+  ? { data?: None<Relations<D>> | readonly None<Relations<D>>[] }
+  : unknown) &
+  (F extends RowOp ? { include?: never; select?: None<Relations<D> | "_count"> | null } : unknown);
 
 /** Hand-written SQL with `?` placeholders, valid on both providers (quote identifiers: "Message"). */
 export type Sql = {
@@ -42,13 +80,77 @@ export type Sql = {
   postgres: boolean;
 };
 
-export type Unit = { db: Db; sql: Sql; notify(topic: string): void };
-export type ReadUnit = Omit<Unit, "notify">;
+/** A write unit. Call its methods on the unit (`u.notify(…)`), not detached. */
+export type Unit = {
+  db: Db;
+  sql: Sql;
+  /** Wake the waiters of `topic` once this unit has committed. */
+  notify(topic: string): void;
+  /**
+   * Run `effect` once this unit's transaction has committed (SQLite: the group commit's COMMIT), before
+   * `write()` resolves; never when the unit or its transaction failed. For effects outside the database
+   * (files). An effect that throws is logged: the unit has committed and still succeeds.
+   */
+  afterCommit(effect: () => unknown): void;
+};
+export type ReadUnit = Pick<Unit, "db" | "sql">;
 
 type State = {
   client: PrismaClient;
+  /** The same client, as units see it. */
+  db: Db;
   sqlite?: SqliteQueue;
+  /** SWITCHBOARD_SLOW_UNIT_MS. */
+  slowMs: number;
 };
+
+/** A write unit's own state: created once per unit, its methods on the prototype. */
+class WriteUnit implements Unit {
+  topics: Set<string> | undefined = undefined;
+  effects: (() => unknown)[] | undefined = undefined;
+  constructor(
+    readonly db: Db,
+    readonly sql: Sql,
+  ) {}
+  notify(topic: string): void {
+    this.topics ??= new Set();
+    this.topics.add(topic);
+  }
+  afterCommit(effect: () => unknown): void {
+    this.effects ??= [];
+    this.effects.push(effect);
+  }
+}
+
+/**
+ * Name the units that `fn` starts (a tool, a route, a job) for the slow-unit log, without touching their
+ * `write()`/`read()` calls; `write(fn, name)` names one unit explicitly.
+ *
+ * A unit takes the label current when `write()`/`read()` is called. The label is set for the synchronous
+ * run of `fn`, which covers the units a handler starts before its first `await` (most tools' main unit);
+ * where AsyncLocalStorage is cheap (Node >= 24, which carries it on the async context frame) it also
+ * follows `fn` across awaits. On Node 20 an AsyncLocalStorage turns on a promise hook for the whole
+ * process, which cost ~10 % of the CPU of an /mcp call (measured in-process): a unit started after an
+ * await is then logged as `unnamed` unless it passes a name.
+ */
+export function withUnitName<A extends unknown[], R>(name: string, fn: (...args: A) => R, ...args: A): R {
+  const outer = currentName;
+  currentName = name;
+  try {
+    return trackedNames ? trackedNames.run(name, fn, ...args) : fn(...args);
+  } finally {
+    currentName = outer;
+  }
+}
+
+let currentName: string | undefined;
+const trackedNames =
+  Number(process.versions.node.split(".")[0]) >= 24 ? new AsyncLocalStorage<string>() : undefined;
+
+/** The name of a unit being started now. */
+const unitName = (name: string | undefined) => name ?? currentName ?? trackedNames?.getStore();
+
+const g = globalThis as unknown as { __switchboardDoor?: Promise<Door> };
 
 /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
 type SqliteQueue = {
@@ -75,15 +177,14 @@ type Batch = {
  * functions, so whichever copy opened it serves both.
  */
 type Door = {
-  write<T>(fn: (u: Unit) => Promise<T>): Promise<T>;
-  read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T>;
+  write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T>;
+  read<T>(fn: (u: ReadUnit) => Promise<T>, name?: string): Promise<T>;
   disconnect(): Promise<void>;
 };
 
-const g = globalThis as unknown as { __switchboardDoor?: Promise<Door> };
-
 async function open(): Promise<State> {
   const url = env().DATABASE_URL;
+  const slowMs = env().SWITCHBOARD_SLOW_UNIT_MS;
   await migrate(url);
   if (isPostgres(url)) {
     const [{ PrismaClient: PgClient }, { PrismaPg }] = await Promise.all([
@@ -91,7 +192,7 @@ async function open(): Promise<State> {
       import("@prisma/adapter-pg"),
     ]);
     const client = new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
-    return { client: client as unknown as PrismaClient };
+    return { client: client as unknown as PrismaClient, db: client as unknown as Db, slowMs };
   }
   const [{ PrismaClient: SqliteClient }, { PrismaBetterSqlite3 }] = await Promise.all([
     import("./generated/sqlite/client"),
@@ -116,14 +217,14 @@ async function open(): Promise<State> {
   await client.$connect();
   if (!raw) throw new Error("sqlite adapter did not expose its connection");
   const sqlite = { raw, sql: sqliteSql(raw), tx: txStatements(raw), tail: Promise.resolve() };
-  return { client, sqlite };
+  return { client, db: client as unknown as Db, sqlite, slowMs };
 }
 
 function door(): Promise<Door> {
   g.__switchboardDoor ??= open().then(
     (s) => ({
-      write: (fn) => writeUnit(s, fn),
-      read: (fn) => readUnit(s, fn),
+      write: (fn, name) => writeUnit(s, fn, name),
+      read: (fn, name) => readUnit(s, fn, name),
       disconnect: async () => {
         const q = s.sqlite;
         if (q) await serialized(q, async () => q.batch && endBatch(q, q.batch));
@@ -206,61 +307,115 @@ function postgresSql(db: Db): Sql {
   };
 }
 
-export async function write<T>(fn: (u: Unit) => Promise<T>): Promise<T> {
-  return (await door()).write(fn);
+/** Run `fn` as one write unit; `name` labels it in the slow-unit log (default: the surface's label). */
+export async function write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T> {
+  const label = unitName(name); // before the first await: the caller's label
+  return (await door()).write(fn, label);
 }
 
-export async function read<T>(fn: (u: ReadUnit) => Promise<T>): Promise<T> {
-  return (await door()).read(fn);
+/** Run `fn` as one read unit; `name` as for `write`. */
+export async function read<T>(fn: (u: ReadUnit) => Promise<T>, name?: string): Promise<T> {
+  const label = unitName(name);
+  return (await door()).read(fn, label);
 }
 
-async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>): Promise<T> {
-  const topics = new Set<string>();
-  const notify = (t: string) => void topics.add(t);
+async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string | undefined): Promise<T> {
   const q = s.sqlite;
+  let unit: WriteUnit | undefined;
+  let result: T;
   if (!q) {
-    return s.client.$transaction(
-      async (db) => {
-        const result = await fn({ db, sql: postgresSql(db), notify });
-        for (const topic of topics) await db.$executeRaw`SELECT pg_notify(${PG_CHANNEL}, ${topic})`;
-        return result;
+    result = await s.client.$transaction(
+      async (tx) => {
+        const start = performance.now();
+        try {
+          const db = tx as unknown as Db;
+          unit = new WriteUnit(db, postgresSql(db));
+          const result = await fn(unit);
+          if (unit.topics) {
+            for (const topic of unit.topics) await db.$executeRaw`SELECT pg_notify(${PG_CHANNEL}, ${topic})`;
+          }
+          return result;
+        } finally {
+          held(s, start, "write", name);
+        }
       },
       { maxWait: 10_000, timeout: 30_000 },
     );
-  }
-  const { result, batch } = await serialized(q, async () => {
-    const batch = joinBatch(q);
-    q.tx.savepoint();
-    try {
-      const result = await fn({ db: s.client, sql: q.sql, notify });
-      q.tx.release();
-      for (const topic of topics) batch.topics.add(topic);
-      return { result, batch };
-    } catch (e) {
-      if (q.raw.inTransaction) {
-        q.tx.rollbackTo();
+  } else {
+    const u = new WriteUnit(s.db, q.sql);
+    unit = u;
+    let batch: Batch;
+    [result, batch] = await serialized(q, async () => {
+      const start = performance.now();
+      const batch = joinBatch(q);
+      q.tx.savepoint();
+      try {
+        const result = await fn(u);
         q.tx.release();
-      } else {
-        // SQLite abandoned the whole transaction (an I/O error, a full disk): its other units fail too.
-        endBatch(q, batch, new Error("SQLite abandoned the transaction", { cause: e }));
+        if (u.topics) for (const topic of u.topics) batch.topics.add(topic);
+        return [result, batch] as const;
+      } catch (e) {
+        if (q.raw.inTransaction) {
+          q.tx.rollbackTo();
+          q.tx.release();
+        } else {
+          // SQLite abandoned the whole transaction (an I/O error, a full disk): its other units fail too.
+          endBatch(q, batch, new Error("SQLite abandoned the transaction", { cause: e }));
+        }
+        throw e;
+      } finally {
+        held(s, start, "write", name);
       }
-      throw e;
-    }
-  });
-  await batch.committed;
+    });
+    await batch.committed;
+  }
+  if (unit?.effects) await runEffects(unit.effects, name);
   return result;
 }
 
-async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>): Promise<T> {
+/** The after-commit effects of a committed unit, in order. A failure is logged, never thrown. */
+async function runEffects(effects: (() => unknown)[], name: string | undefined) {
+  for (const effect of effects) {
+    try {
+      await effect();
+    } catch (e) {
+      logger.error({ err: e, unit: name ?? "unnamed" }, "after-commit effect failed");
+    }
+  }
+}
+
+async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>, name: string | undefined): Promise<T> {
   const q = s.sqlite;
-  if (!q) return fn({ db: s.client, sql: postgresSql(s.client) });
-  const { result, batch } = await serialized(q, async () => ({
-    result: await fn({ db: s.client, sql: q.sql }),
-    batch: q.batch,
-  }));
+  if (!q) {
+    const start = performance.now();
+    const result = await fn({ db: s.db, sql: postgresSql(s.db) });
+    held(s, start, "read", name);
+    return result;
+  }
+  const [result, batch] = await serialized(q, async () => {
+    const start = performance.now();
+    try {
+      return [await fn({ db: s.db, sql: q.sql }), q.batch] as const;
+    } finally {
+      held(s, start, "read", name);
+    }
+  });
   // Inside an open transaction the read may have seen its earlier units' writes: release it with them.
   if (batch) await batch.committed;
   return result;
+}
+
+/**
+ * Log a unit that held the SQLite queue (PostgreSQL: its transaction, or the read) longer than the
+ * threshold. Two `performance.now()` calls per unit; the name is looked up only for a slow one.
+ */
+function held(s: State, start: number, kind: "write" | "read", name: string | undefined) {
+  const ms = performance.now() - start;
+  if (ms <= s.slowMs) return;
+  logger.warn(
+    { unit: name ?? "unnamed", kind, ms: Math.round(ms) },
+    `slow ${kind} unit held the database for ${Math.round(ms)} ms`,
+  );
 }
 
 /** The open transaction, or a new one whose COMMIT is queued once this turn of the event loop is over. */

@@ -1,5 +1,6 @@
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
+import { withUnitName } from "@/lib/db";
 import { DomainError, forbidden, notFound, toDomainError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { cappedText } from "./body";
@@ -51,7 +52,11 @@ export function ownerRoute<P = Record<string, string>>(
           "WWW-Authenticate": 'Bearer realm="switchboard"',
         });
       }
-      const result = await handler({ owner, req, params: await context.params });
+      const result = await withUnitName(`${req.method} ${new URL(req.url).pathname}`, handler, {
+        owner,
+        req,
+        params: await context.params,
+      });
       return result instanceof Response ? result : Response.json(result);
     } catch (e) {
       const known = toDomainError(e);

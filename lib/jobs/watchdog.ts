@@ -23,7 +23,7 @@ const g = globalThis as unknown as { __switchboardWatchdog?: { stop(): void; ins
 
 /** One pass over every watched agent at time `now`. Returns the number of steps taken. */
 export async function watchdogPass(now = new Date(), timings: WatchdogTimings = watchdogTimings()) {
-  const agents = await read(watchdogCandidates);
+  const agents = await read(watchdogCandidates, "watchdog");
   let actions = 0;
   for (const a of agents) {
     // An agent being ended is only ended; the other ladders wait on agents that still work.
@@ -36,7 +36,7 @@ export async function watchdogPass(now = new Date(), timings: WatchdogTimings = 
     for (const step of steps) {
       if (!step) continue;
       try {
-        if (await write(step)) actions++;
+        if (await write(step, "watchdog")) actions++;
       } catch (e) {
         logger.error({ err: e, agent: a.id }, "watchdog step failed");
       }

@@ -8,6 +8,7 @@ import {
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
+import { withUnitName } from "@/lib/db";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
@@ -83,7 +84,9 @@ async function callTool(
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
     if (caller.kind === "agent") await beforeAgentTool(caller, tool.name);
-    const output = await tool.handler(
+    const output = await withUnitName(
+      tool.name,
+      tool.handler,
       {
         caller,
         signal: extra.signal,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
+import { type SqlDate, toIso } from "@/lib/db/rows";
 
 export const listEventsQuery = z.object({
   after: z.coerce.number().int().min(0).default(0),
@@ -18,7 +19,7 @@ export type EventView = {
 
 type Row = {
   seq: number;
-  ts: string | Date;
+  ts: SqlDate;
   name: string;
   agentId: number | null;
   teamId: string | null;
@@ -38,7 +39,7 @@ export async function listEvents(goalId: number, q: z.infer<typeof listEventsQue
   );
   const events: EventView[] = rows.map((r) => ({
     seq: Number(r.seq),
-    ts: new Date(r.ts).toISOString(),
+    ts: toIso(r.ts),
     event: r.name,
     goal_id: goalId,
     agent_id: r.agentId,

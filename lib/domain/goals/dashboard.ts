@@ -1,10 +1,11 @@
 import { read } from "@/lib/db";
+import { type SqlDate, toIso } from "@/lib/db/rows";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { recentEvents } from "@/lib/domain/events/recent-events";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
 import { ownedGoal } from "./owned";
 
-const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const iso = (d: SqlDate | null) => (d === null ? null : toIso(d));
 
 type GoalRow = {
   id: number;
@@ -17,7 +18,7 @@ type GoalRow = {
   spentTokens: number;
   budgetCents: number | null;
   budgetTokens: number | null;
-  lastActivityAt: string | Date;
+  lastActivityAt: SqlDate;
   taskCount: number;
   tasksDone: number;
   tasksFailed: number;
@@ -98,7 +99,7 @@ type TaskRow = {
   spentTokens: number;
   usageCents: number | null;
   usageTokens: number | null;
-  claimedAt: string | Date | null;
+  claimedAt: SqlDate | null;
   summary: string | null;
   verdictReason: string | null;
 };

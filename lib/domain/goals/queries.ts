@@ -1,4 +1,5 @@
 import { read } from "@/lib/db";
+import { type SqlDate, toIso } from "@/lib/db/rows";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { goalDashboard } from "./dashboard";
 import { ownedGoal } from "./owned";
@@ -38,8 +39,8 @@ type Row = {
   channelName: string | null;
   kind: string;
   content: string;
-  createdAt: string | Date;
-  consumedAt: string | Date | null;
+  createdAt: SqlDate;
+  consumedAt: SqlDate | null;
 };
 
 /** Every message of a goal (inboxes and channel posts) after message id `after`, oldest first. */
@@ -68,7 +69,7 @@ export async function listGoalMessages(goalId: number, after = 0, limit = 200): 
     channel: r.channelName ? `#${r.channelName}` : null,
     kind: r.kind,
     content: r.content,
-    created_at: new Date(r.createdAt).toISOString(),
+    created_at: toIso(r.createdAt),
     consumed: r.consumedAt !== null,
   }));
 }

@@ -5,7 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { missingSkills, skillName, unknownSkill } from "@/lib/domain/skills/skills";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { planDocument, planPath, writeFileAtomic } from "./plan-state";
+import { planDocument, planPath, stagingPath, writeFileSync } from "./plan-state";
 
 export const taskId = z
   .string()
@@ -118,9 +118,12 @@ export function validatePlan(tasks: Spec[]): void {
 }
 
 /**
- * `declare_plan`: validate the DAG, check the skills exist, then persist it: the plan file first
- * (atomically), then the database, where setting the caller's active plan is a conditional update
- * (the plan lock: two concurrent declarations cannot both win). A failed step leaves nothing behind.
+ * `declare_plan`: validate the DAG, check the skills exist, then persist it. The plan file is written
+ * first, under a staging name beside it (so a file system that refuses it fails the call before anything
+ * is stored, as the contract orders), then the database, where setting the caller's active plan is a
+ * conditional update (the plan lock: two concurrent declarations cannot both win). The file takes its
+ * name once the unit has committed (`afterCommit`); a failed unit or group commit removes the staged
+ * file, so it leaves nothing behind.
  */
 export async function declarePlan(
   caller: { agentId: number; goalId: number },
@@ -129,6 +132,11 @@ export async function declarePlan(
   validatePlan(input.tasks);
   const planId = newId("plan");
   const file = planPath(planId);
+  const staged = stagingPath(file);
+  const removeStaged = (e: unknown) => {
+    fs.rmSync(staged, { force: true });
+    throw e;
+  };
   return write(async (u) => {
     const missing = await missingSkills(
       u,
@@ -160,15 +168,16 @@ export async function declarePlan(
       position,
     }));
     const plan = { id: planId, goalId: caller.goalId, leaderId: caller.agentId, createdAt: now };
-    writeFileAtomic(file, `${JSON.stringify(planDocument(plan, rows), null, 2)}\n`);
-    try {
+    writeFileSync(staged, `${JSON.stringify(planDocument(plan, rows), null, 2)}\n`);
+    u.afterCommit(() => fs.renameSync(staged, file));
+    // Then the database.
+    {
       await u.db.plan.create({ data: { ...plan, path: file, status: "active" } });
       await u.db.planTask.createMany({ data: rows });
-      const taken = await u.sql.run(
-        `UPDATE "Agent" SET "activePlanId" = ? WHERE id = ? AND "activePlanId" IS NULL`,
-        planId,
-        caller.agentId,
-      );
+      const { count: taken } = await u.db.agent.updateMany({
+        where: { id: caller.agentId, activePlanId: null },
+        data: { activePlanId: planId },
+      });
       if (taken === 0) {
         throw new DomainError("plan_already_declared", "You already have an active plan.", {
           hint: "Call remove_plan first if you mean to replan.",
@@ -188,9 +197,6 @@ export async function declarePlan(
           data: { plan_id: planId, task_id: r.key },
         });
       }
-    } catch (e) {
-      fs.rmSync(file, { force: true });
-      throw e;
     }
     return {
       plan_id: planId,
@@ -203,5 +209,5 @@ export async function declarePlan(
         status: r.status as "ready" | "blocked",
       })),
     };
-  });
+  }).catch(removeStaged);
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { ReadUnit, Unit } from "@/lib/db";
+import { type ReadUnit, read, type Unit } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { dataDir } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -34,11 +34,21 @@ export function artifactsPath(goalId: number, planId: string, taskId: string): s
   return path.join(dataDir(), "workspaces", `goal-${goalId}`, "artifacts", planId, taskId);
 }
 
+/** A temporary name beside `file` (same directory, so renaming it into place is atomic). */
+export function stagingPath(file: string): string {
+  return `${file}.${process.pid}.${Date.now()}.tmp`;
+}
+
+/** Write `content` to `file`, creating its directory. */
+export function writeFileSync(file: string, content: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, content, { mode: 0o644 });
+}
+
 /** Write a file atomically: a temporary file in the same directory, then rename. */
 export function writeFileAtomic(file: string, content: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  fs.writeFileSync(tmp, content, { mode: 0o644 });
+  const tmp = stagingPath(file);
+  writeFileSync(tmp, content);
   fs.renameSync(tmp, file);
 }
 
@@ -64,6 +74,14 @@ export function planDocument(
       agent_id: t.agentId === null ? null : String(t.agentId),
     })),
   };
+}
+
+/**
+ * Rewrite the plan's file once `u` has committed, from the database as it then is (a later change's own
+ * rewrite comes after this one).
+ */
+export function syncPlanFileAfterCommit(u: Unit, planId: string): void {
+  u.afterCommit(() => read((r) => syncPlanFile(r, planId)));
 }
 
 /** Rewrite a plan's file from the database (after a status change). Best effort: the database is the truth. */

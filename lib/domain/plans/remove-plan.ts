@@ -10,7 +10,8 @@ export const removePlanOutput = z.object({ removed_plan_id: z.string() });
 
 /**
  * `remove_plan`: drop the caller's active plan unless a task is in flight (`plan_in_use` lists them
- * with their agents). The file is renamed `<plan_id>.removed.json`; the `plan_removed` event keeps the history.
+ * with their agents). Once that has committed, the file is renamed `<plan_id>.removed.json`; the
+ * `plan_removed` event keeps the history.
  */
 export async function removePlan(caller: { agentId: number; goalId: number }) {
   return write(async (u) => {
@@ -27,13 +28,15 @@ export async function removePlan(caller: { agentId: number; goalId: number }) {
       );
     }
     await u.db.plan.update({ where: { id: plan.id }, data: { status: "removed", removedAt: new Date() } });
-    await u.sql.run(`UPDATE "Agent" SET "activePlanId" = NULL WHERE id = ?`, caller.agentId);
+    await u.db.agent.update({ where: { id: caller.agentId }, data: { activePlanId: null } });
     const removedPath = plan.path.replace(/\.json$/, ".removed.json");
-    try {
-      fs.renameSync(plan.path, removedPath);
-    } catch {
-      // A missing file does not stop the replan; the database is the truth.
-    }
+    u.afterCommit(() => {
+      try {
+        fs.renameSync(plan.path, removedPath);
+      } catch {
+        // A missing file does not stop the replan; the database is the truth.
+      }
+    });
     await appendEvent(u, {
       goalId: caller.goalId,
       name: "plan_removed",

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { read, write } from "@/lib/db";
+import { write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { DomainError } from "@/lib/errors";
 import { taskId } from "./declare-plan";
-import { activePlan, refreshReadiness, syncPlanFile } from "./plan-state";
+import { activePlan, refreshReadiness, syncPlanFileAfterCommit } from "./plan-state";
 
 export const updatePlanTaskInput = z.strictObject({
   task_id: taskId.describe("Id of a task of your active plan that is not in flight."),
@@ -27,7 +27,7 @@ export async function updatePlanTask(
   caller: { agentId: number; goalId: number },
   input: z.output<typeof updatePlanTaskInput>,
 ) {
-  const result = await write(async (u) => {
+  const ready = await write(async (u) => {
     const { plan, tasks } = await activePlan(u, caller.agentId);
     const task = tasks.find((t) => t.key === input.task_id);
     if (!task) {
@@ -56,8 +56,8 @@ export async function updatePlanTask(
       data: { plan_id: plan.id, task_id: task.key, by: "update_plan_task", note: input.note ?? null },
     });
     const now = await refreshReadiness(u, plan);
-    return { planId: plan.id, ready: now.filter((t) => t.status === "ready").map((t) => t.key) };
+    syncPlanFileAfterCommit(u, plan.id);
+    return now.filter((t) => t.status === "ready").map((t) => t.key);
   });
-  await read((u) => syncPlanFile(u, result.planId));
-  return { task_id: input.task_id, status: input.status, ready: result.ready };
+  return { task_id: input.task_id, status: input.status, ready };
 }

@@ -1,4 +1,5 @@
 import type { ReadUnit, Unit } from "@/lib/db";
+import { type SqlDate, toDate } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 
@@ -19,21 +20,18 @@ export const reputationKey = (agent: { id: number; configHash: string | null }) 
   agent.configHash ?? `agent:${agent.id}`;
 
 /** docs/contracts.md: Σ delta·weight·2^(−age_days/30), clamped to [0,1]; 0.5 with no evidence. */
-export function scoreOf(
-  rows: { delta: number; weight: number; createdAt: Date | string }[],
-  now = Date.now(),
-) {
+export function scoreOf(rows: { delta: number; weight: number; createdAt: SqlDate }[], now = Date.now()) {
   if (rows.length === 0) return NEUTRAL_SCORE;
   let sum = 0;
   for (const r of rows) {
-    const ageDays = Math.max(0, now - new Date(r.createdAt).getTime()) / DAY_MS;
+    const ageDays = Math.max(0, now - toDate(r.createdAt).getTime()) / DAY_MS;
     sum += Number(r.delta) * Number(r.weight) * 2 ** (-ageDays / HALF_LIFE_DAYS);
   }
   return Math.min(1, Math.max(0, sum));
 }
 
 export async function reputationScore(u: ReadUnit, key: string, domain: string) {
-  const rows = await u.sql.all<{ delta: number; weight: number; createdAt: string | Date }>(
+  const rows = await u.sql.all<{ delta: number; weight: number; createdAt: SqlDate }>(
     `SELECT delta, weight, "createdAt" FROM "ReputationEvidence" WHERE "configHash" = ? AND domain = ?`,
     key,
     domain,
@@ -54,7 +52,7 @@ export async function recordVerdictEvidence(
     id: number;
     configHash: string | null;
     name: string;
-    quarantinedAt: unknown;
+    quarantinedAt: SqlDate | null;
   }>(`SELECT id, "configHash", name, "quarantinedAt" FROM "Agent" WHERE id = ?`, e.agentId);
   if (!agent) return { score: NEUTRAL_SCORE, quarantined: false };
   const key = reputationKey({ id: Number(agent.id), configHash: agent.configHash });
@@ -69,7 +67,7 @@ export async function recordVerdictEvidence(
   );
   const { score, evidence } = await reputationScore(u, key, domain);
   if (evidence === 0 || score >= QUARANTINE_BELOW || agent.quarantinedAt) {
-    return { score, quarantined: Boolean(agent.quarantinedAt) };
+    return { score, quarantined: agent.quarantinedAt !== null };
   }
   await u.sql.run(`UPDATE "Agent" SET "quarantinedAt" = ? WHERE id = ?`, new Date(), e.agentId);
   await appendEvent(u, {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ReadUnit, write } from "@/lib/db";
+import type { SqlDate } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { DomainError, notFound } from "@/lib/errors";
@@ -40,7 +41,7 @@ export async function goalTaskOr404(u: ReadUnit, goalId: number, taskId: number)
  */
 export async function claimTask(caller: { agentId: number; goalId: number }, taskId: number) {
   return write(async (u) => {
-    const me = await u.sql.get<{ quarantinedAt: unknown }>(
+    const me = await u.sql.get<{ quarantinedAt: SqlDate | null }>(
       `SELECT "quarantinedAt" FROM "Agent" WHERE id = ?`,
       caller.agentId,
     );

@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { type SqlInt, toInt } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
@@ -72,11 +73,11 @@ export async function applyVerdict(
     }
     return status;
   }
-  const open = await u.sql.get<{ n: number }>(
+  const open = await u.sql.get<{ n: SqlInt }>(
     `SELECT COUNT(*) AS n FROM "GoalTask" WHERE "goalId" = ? AND status NOT IN ('done', 'cancelled')`,
     task.goalId,
   );
-  if (Number(open?.n ?? 1) === 0 && goal?.status === "active") {
+  if (toInt(open?.n ?? 1) === 0 && goal?.status === "active") {
     await u.sql.run(`UPDATE "Goal" SET status = 'completed', "updatedAt" = ? WHERE id = ?`, now, task.goalId);
     await appendEvent(u, {
       goalId: task.goalId,
