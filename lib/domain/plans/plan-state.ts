@@ -142,19 +142,19 @@ export async function refreshReadiness(
 
 /**
  * Finish the plan task an agent was spawned for (`done` on approval, `failed` on a forced end),
- * recording `task_done` / `task_failed` and the tasks that became ready.
+ * recording `task_done` / `task_failed` and the tasks that became ready; the plan file follows after commit.
  */
 export async function finishAgentTask(
   u: Unit,
   agent: { id: number; goalId: number; leaderId: number | null; planTaskId: string | null },
   outcome: "done" | "failed",
-): Promise<string | undefined> {
-  if (!agent.planTaskId || agent.leaderId === null) return undefined;
+): Promise<void> {
+  if (!agent.planTaskId || agent.leaderId === null) return;
   const task = await u.db.planTask.findFirst({
     where: { agentId: agent.id, key: agent.planTaskId, status: "in_flight" },
     include: { plan: true },
   });
-  if (!task) return undefined;
+  if (!task) return;
   await u.db.planTask.update({
     where: { planId_key: { planId: task.planId, key: task.key } },
     data: { status: outcome },
@@ -166,5 +166,5 @@ export async function finishAgentTask(
     data: { plan_id: task.planId, task_id: task.key },
   });
   if (outcome === "done") await refreshReadiness(u, task.plan);
-  return task.planId;
+  syncPlanFileAfterCommit(u, task.planId);
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { read, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { taskId } from "@/lib/domain/plans/declare-plan";
-import { activePlan, artifactsPath, deps, syncPlanFile } from "@/lib/domain/plans/plan-state";
+import { activePlan, artifactsPath, deps, syncPlanFileAfterCommit } from "@/lib/domain/plans/plan-state";
 import { loadSkill } from "@/lib/domain/skills/skills";
 import { DomainError } from "@/lib/errors";
 import { uuid } from "@/lib/ids";
@@ -105,6 +105,7 @@ export async function spawnAgent(
         where: { planId_key: { planId: plan.id, key: t.key } },
         data: { status: "in_flight", agentId: agent.id },
       });
+      syncPlanFileAfterCommit(u, plan.id);
       await appendEvent(u, {
         goalId: goal.id,
         name: "task_spawned",
@@ -120,7 +121,6 @@ export async function spawnAgent(
         team_created: teamCreated,
       };
     });
-    await read((u) => syncPlanFile(u, plan.id));
     return out;
   } finally {
     await releaseLease(lock, holder);

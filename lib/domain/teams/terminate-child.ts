@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { read, type Unit, write } from "@/lib/db";
+import { type Unit, write } from "@/lib/db";
 import { isTerminated, notTerminatedSql } from "@/lib/domain/agents/terminated";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
-import { finishAgentTask, syncPlanFile } from "@/lib/domain/plans/plan-state";
+import { finishAgentTask } from "@/lib/domain/plans/plan-state";
 import { DomainError } from "@/lib/errors";
 
 export const terminateChildInput = z.strictObject({
@@ -87,7 +87,7 @@ export async function terminateChild(
   input: z.output<typeof terminateChildInput>,
 ) {
   const id = /^\d{1,15}$/.test(input.agent_id) ? Number(input.agent_id) : undefined;
-  const planId = await write(async (u) => {
+  await write(async (u) => {
     const target = id === undefined ? null : await u.db.agent.findUnique({ where: { id } });
     if (!target || target.goalId !== caller.goalId) {
       throw new DomainError("unknown_agent", `No agent "${input.agent_id}" in your goal.`, {
@@ -132,11 +132,9 @@ export async function terminateChild(
         data: { by: String(caller.agentId) },
       });
     }
-    const planId = await finishAgentTask(u, target, outcome);
+    await finishAgentTask(u, target, outcome);
     const posted = await postSentinels(u, target.id, input.force ? "leader_force" : "approved", null);
     if (!posted.includes(target.id)) throw alreadyTerminating(input.agent_id, target.terminateConsumed);
-    return planId;
   });
-  if (planId) await read((u) => syncPlanFile(u, planId));
   return { sentinel_posted: true as const };
 }
