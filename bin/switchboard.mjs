@@ -4,4 +4,6 @@
 import { launch, root } from "./launch.mjs";
 
 process.env.SWITCHBOARD_APP_DIR ??= root;
+// A one-shot command's stderr is for its own messages: the server's warnings (a first query's slow unit) are noise here.
+process.env.LOG_LEVEL ??= "error";
 await launch("cli", "cli/main.ts");
