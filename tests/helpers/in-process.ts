@@ -1,0 +1,235 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { freshDatabase, type Provider, providerUnderTest, ROOT, sc } from "./server";
+
+/**
+ * In-process test harness: no production build, no spawned server. The test process opens lib/db on a
+ * fresh database (SQLite temp file, or a fresh PostgreSQL database when `TEST_DATABASE=postgres`) and
+ * connects real SDK `Client`s to `buildServer(caller)` — the builder the /mcp endpoint uses — through the
+ * SDK's in-memory transport. Like the stateless HTTP endpoint, every request authenticates its credential
+ * afresh and is served by a fresh server. REST calls go to the app's route handlers (app/api/…/route.ts)
+ * called directly. Owners, tokens, agents and keys are made through lib/domain, as the CLI does.
+ *
+ * lib/env caches the environment on first use, so one harness per test process (node --test runs each
+ * file in its own process): call `startInProcess` once, in `before`.
+ */
+export type InProcess = {
+  provider: Provider;
+  env: NodeJS.ProcessEnv;
+  /** A real SDK client for a bearer secret (agent API key or owner token). */
+  client(secret: string): Promise<Client>;
+  /** Owner token for `email` (creates the owner on first use). */
+  ownerToken(email?: string): Promise<string>;
+  /** `switchboard agent create` through lib/domain. */
+  createAgent(o: { goal: number; name: string; role?: string; leader?: number | string }): Promise<{
+    agent_id: number;
+    api_key: string;
+  }>;
+  /** `switchboard agent key` through lib/domain. */
+  agentKey(agentId: number | string): Promise<string>;
+  /** A REST request to the app's route handler for `url` (a path, or any absolute URL). */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
+  stop(): Promise<void>;
+};
+
+let started = false;
+
+export async function startInProcess(
+  opts: { provider?: Provider; env?: Record<string, string>; watchdog?: boolean } = {},
+): Promise<InProcess> {
+  if (started) throw new Error("one in-process harness per test process (lib/env caches the environment)");
+  started = true;
+  const provider = opts.provider ?? providerUnderTest();
+  const db = await freshDatabase(provider);
+  // Before anything imports lib: lib/env and lib/jobs/config read process.env once.
+  Object.assign(process.env, {
+    DATABASE_URL: db.url,
+    SWITCHBOARD_DATA_DIR: path.join(db.dir, "data"),
+    SWITCHBOARD_WATCHDOG: opts.watchdog ? "1" : "0",
+    LOG_LEVEL: "warn",
+    ...opts.env,
+  });
+  const { authenticateBearer } = await import("@/lib/auth/caller");
+  const { buildServer } = await import("@/lib/mcp/server");
+  const { seedBuiltinSkills } = await import("@/lib/domain/skills/skills");
+  const { createOwner, findOwnerByEmail } = await import("@/lib/domain/owners/create-owner");
+  const { createToken } = await import("@/lib/domain/tokens/tokens");
+  const { registerAgent, issueAgentKey } = await import("@/lib/domain/agents/agents");
+  const lib = await import("@/lib/db");
+  await seedBuiltinSkills();
+  if (opts.watchdog) (await import("@/lib/jobs/watchdog")).startWatchdog();
+
+  const clients: Client[] = [];
+  const tokens = new Map<string, string>();
+  const routes = routeTable();
+
+  const h: InProcess = {
+    provider,
+    env: process.env,
+    client: async (secret) => {
+      const client = new Client({ name: "switchboard-test", version: "1.0.0" });
+      await client.connect(
+        new StatelessTransport(async () => {
+          const caller = await authenticateBearer(secret);
+          if (!caller) throw new Error("401 unauthorized: a valid agent API key or owner token is required");
+          return buildServer(caller);
+        }),
+      );
+      clients.push(client);
+      return client;
+    },
+    ownerToken: async (email = "owner@example.com") => {
+      let t = tokens.get(email);
+      if (!t) {
+        const user =
+          (await findOwnerByEmail(email)) ??
+          (await createOwner({ email, password: "correct-horse-battery" }));
+        t = (await createToken(user.id, { name: "cli" })).token;
+        tokens.set(email, t);
+      }
+      return t;
+    },
+    createAgent: (o) =>
+      registerAgent({
+        goalId: o.goal,
+        name: o.name,
+        role: o.role ?? "agent",
+        leaderId: o.leader === undefined ? undefined : Number(o.leader),
+      }),
+    agentKey: async (id) => (await issueAgentKey(Number(id))).api_key,
+    fetch: async (url, init) => {
+      const u = new URL(url, "http://127.0.0.1");
+      const route = routes.find((r) => r.pattern.test(u.pathname));
+      if (!route) return Response.json({ error: { code: "not_found" } }, { status: 404 });
+      const params = u.pathname.match(route.pattern)?.groups ?? {};
+      const mod = (await import(route.file)) as Record<
+        string,
+        (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>
+      >;
+      const method = (init?.method ?? "GET").toUpperCase();
+      const handler = mod[method];
+      if (!handler) return new Response(null, { status: 405 });
+      return handler(new Request(u, init), { params: Promise.resolve({ ...params }) });
+    },
+    stop: async () => {
+      await Promise.all(clients.map((c) => c.close().catch(() => {})));
+      const g = globalThis as { __switchboardWatchdog?: { stop(): void } };
+      g.__switchboardWatchdog?.stop();
+      g.__switchboardWatchdog = undefined;
+      await lib.disconnect();
+      // The PostgreSQL LISTEN connection of lib/bus (opened by the first waiter) holds the process open.
+      const bus = (
+        globalThis as { __switchboardBus?: { listener?: Promise<{ end(): Promise<void> } | undefined> } }
+      ).__switchboardBus;
+      const listener = await bus?.listener;
+      if (bus) bus.listener = undefined;
+      await listener?.end().catch(() => {});
+      await db.drop();
+    },
+  };
+  return h;
+}
+
+/** app/api/**\/route.ts as path patterns, static segments before dynamic ones. */
+function routeTable(): { pattern: RegExp; file: string; rank: number }[] {
+  const out: { pattern: RegExp; file: string; rank: number }[] = [];
+  const walk = (dir: string, segs: string[]) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(path.join(dir, e.name), [...segs, e.name]);
+      else if (e.name === "route.ts") {
+        if (segs.some((s) => s.startsWith("[..."))) continue;
+        const re = segs.map((s) => (s.startsWith("[") ? `(?<${s.slice(1, -1)}>[^/]+)` : s)).join("/");
+        out.push({
+          pattern: new RegExp(`^/${re}/?$`),
+          file: path.join(dir, e.name),
+          rank: segs.filter((s) => s.startsWith("[")).length,
+        });
+      }
+    }
+  };
+  walk(path.join(ROOT, "app/api"), ["api"]);
+  return out.sort((a, b) => a.rank - b.rank);
+}
+
+/**
+ * The client side of a stateless endpoint in memory: each request gets a fresh server (from `serve`, which
+ * authenticates like the HTTP endpoint) on its own linked pair; its progress notifications and its
+ * response come back on this transport. A client's notifications/cancelled reaches the server handling
+ * that request (over HTTP the connection closes, which aborts the call the same way).
+ */
+class StatelessTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  private open = new Map<RequestId, InMemoryTransport>();
+
+  constructor(private serve: () => Promise<{ connect(t: Transport): Promise<void> }>) {}
+
+  async start(): Promise<void> {}
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if ("method" in message && "id" in message) {
+      const server = await this.serve();
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      const id = message.id;
+      clientSide.onmessage = (m) => {
+        this.onmessage?.(m);
+        if (!("method" in m) && "id" in m && m.id === id) {
+          this.open.delete(id);
+          void clientSide.close();
+        }
+      };
+      await server.connect(serverSide);
+      await clientSide.start();
+      this.open.set(id, clientSide);
+      await clientSide.send(message);
+      return;
+    }
+    if ("method" in message && message.method === "notifications/cancelled") {
+      const id = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      const t = id === undefined ? undefined : this.open.get(id);
+      await t?.send(message);
+    }
+    // Other notifications (initialized) and responses: a stateless endpoint has nothing to do with them.
+  }
+
+  async close(): Promise<void> {
+    const open = [...this.open.values()];
+    this.open.clear();
+    await Promise.all(open.map((t) => t.close()));
+    this.onclose?.();
+  }
+}
+
+/** A goal with a coordinator and `n` registered agents, each with its own connected client. */
+export async function goalWithAgents(h: InProcess, n: number, email?: string) {
+  const token = await h.ownerToken(email);
+  const owner = await h.client(token);
+  const res = await owner.callTool({
+    name: "create_goal",
+    arguments: {
+      title: `Goal ${Math.random().toString(36).slice(2, 8)}`,
+      description: "A goal created by a test.",
+    },
+  });
+  const goal = sc<{ goal_id: number; slug: string; channel_id: number; coordinator_agent_id: number }>(res);
+  const coordinatorKey = await h.agentKey(goal.coordinator_agent_id);
+  const agents = [
+    { id: String(goal.coordinator_agent_id), key: coordinatorKey, client: await h.client(coordinatorKey) },
+  ];
+  for (let i = 0; i < n; i++) {
+    const { agent_id, api_key } = await h.createAgent({
+      goal: goal.goal_id,
+      name: `agent-${i}`,
+      role: "engineer",
+    });
+    agents.push({ id: String(agent_id), key: api_key, client: await h.client(api_key) });
+  }
+  return { goal, owner, token, agents };
+}
+
+export { errorCode, sc } from "./server";
