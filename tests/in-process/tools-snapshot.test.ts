@@ -64,10 +64,12 @@ function lineDiff(a: string, b: string): string {
     tail++;
   const xs = x.slice(head, x.length - tail);
   const ys = y.slice(head, y.length - tail);
-  const lcs = Array.from({ length: xs.length + 1 }, () => new Array<number>(ys.length + 1).fill(0));
+  const w = ys.length + 1;
+  const table = new Uint32Array((xs.length + 1) * w);
+  const lcs = (i: number, j: number) => table[i * w + j] ?? 0;
   for (let i = xs.length - 1; i >= 0; i--)
     for (let j = ys.length - 1; j >= 0; j--)
-      lcs[i][j] = xs[i] === ys[j] ? lcs[i + 1][j + 1] + 1 : Math.max(lcs[i + 1][j], lcs[i][j + 1]);
+      table[i * w + j] = xs[i] === ys[j] ? lcs(i + 1, j + 1) + 1 : Math.max(lcs(i + 1, j), lcs(i, j + 1));
   const out: string[] = x.slice(Math.max(0, head - 2), head).map((l) => `  ${l}`);
   let i = 0;
   let j = 0;
@@ -76,7 +78,7 @@ function lineDiff(a: string, b: string): string {
       out.push(`  ${xs[i]}`);
       i++;
       j++;
-    } else if (i < xs.length && (j === ys.length || lcs[i + 1][j] >= lcs[i][j + 1])) out.push(`- ${xs[i++]}`);
+    } else if (i < xs.length && (j === ys.length || lcs(i + 1, j) >= lcs(i, j + 1))) out.push(`- ${xs[i++]}`);
     else out.push(`+ ${ys[j++]}`);
   }
   out.push(...x.slice(x.length - tail, x.length - tail + 2).map((l) => `  ${l}`));
