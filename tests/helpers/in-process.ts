@@ -1,5 +1,7 @@
 import fs from "node:fs";
+import { createRequire, register } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -53,6 +55,7 @@ export async function startInProcess(
     LOG_LEVEL: "warn",
     ...opts.env,
   });
+  interopNextAuthDefault();
   const { authenticateBearer } = await import("@/lib/auth/caller");
   const { buildServer } = await import("@/lib/mcp/server");
   const { seedBuiltinSkills } = await import("@/lib/domain/skills/skills");
@@ -132,6 +135,23 @@ export async function startInProcess(
     },
   };
   return h;
+}
+
+/**
+ * `import CredentialsProvider from "next-auth/providers/credentials"` (lib/auth/next-auth.ts, reached by the
+ * REST routes) is a CommonJS module with `exports.default`: Next's bundler unwraps it, Node's loader (under
+ * tsx) does not. A resolve hook sends that one specifier to a two-line module that does.
+ */
+function interopNextAuthDefault() {
+  const real = pathToFileURL(createRequire(import.meta.url).resolve("next-auth/providers/credentials")).href;
+  const shim = `data:text/javascript,${encodeURIComponent(
+    `import m from ${JSON.stringify(real)}; export default m.default ?? m;`,
+  )}`;
+  const hooks = `export async function resolve(specifier, context, next) {
+    if (specifier === "next-auth/providers/credentials") return { url: ${JSON.stringify(shim)}, shortCircuit: true };
+    return next(specifier, context);
+  }`;
+  register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 }
 
 /** app/api/**\/route.ts as path patterns, static segments before dynamic ones. */
