@@ -6,7 +6,15 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { freshDatabase, type Provider, providerUnderTest, ROOT, sc } from "./server";
+import {
+  domainOn,
+  domainOwnerToken,
+  freshDatabase,
+  type Provider,
+  providerUnderTest,
+  ROOT,
+  type Surface,
+} from "./server";
 
 /**
  * In-process test harness: no production build, no spawned server. The test process opens lib/db on a
@@ -19,24 +27,7 @@ import { freshDatabase, type Provider, providerUnderTest, ROOT, sc } from "./ser
  * lib/env caches the environment on first use, so one harness per test process (node --test runs each
  * file in its own process): call `startInProcess` once, in `before`.
  */
-export type InProcess = {
-  provider: Provider;
-  env: NodeJS.ProcessEnv;
-  /** A real SDK client for a bearer secret (agent API key or owner token). */
-  client(secret: string): Promise<Client>;
-  /** Owner token for `email` (creates the owner on first use). */
-  ownerToken(email?: string): Promise<string>;
-  /** `switchboard agent create` through lib/domain. */
-  createAgent(o: { goal: number; name: string; role?: string; leader?: number | string }): Promise<{
-    agent_id: number;
-    api_key: string;
-  }>;
-  /** `switchboard agent key` through lib/domain. */
-  agentKey(agentId: number | string): Promise<string>;
-  /** A REST request to the app's route handler for `url` (a path, or any absolute URL). */
-  fetch(url: string, init?: RequestInit): Promise<Response>;
-  stop(): Promise<void>;
-};
+export type InProcess = Surface & { provider: Provider };
 
 let started = false;
 
@@ -59,9 +50,9 @@ export async function startInProcess(
   const { authenticateBearer } = await import("@/lib/auth/caller");
   const { buildServer } = await import("@/lib/mcp/server");
   const { seedBuiltinSkills } = await import("@/lib/domain/skills/skills");
-  const { createOwner, findOwnerByEmail } = await import("@/lib/domain/owners/create-owner");
-  const { createToken } = await import("@/lib/domain/tokens/tokens");
-  const { registerAgent, issueAgentKey } = await import("@/lib/domain/agents/agents");
+  const domain = await domainOn(db.url);
+  if (!domain) throw new Error("this process already uses another database");
+  const { registerAgent, issueAgentKey } = domain;
   const lib = await import("@/lib/db");
   await seedBuiltinSkills();
   if (opts.watchdog) (await import("@/lib/jobs/watchdog")).startWatchdog();
@@ -88,10 +79,7 @@ export async function startInProcess(
     ownerToken: async (email = "owner@example.com") => {
       let t = tokens.get(email);
       if (!t) {
-        const user =
-          (await findOwnerByEmail(email)) ??
-          (await createOwner({ email, password: "correct-horse-battery" }));
-        t = (await createToken(user.id, { name: "cli" })).token;
+        t = await domainOwnerToken(domain, email);
         tokens.set(email, t);
       }
       return t;
@@ -225,31 +213,4 @@ class StatelessTransport implements Transport {
   }
 }
 
-/** A goal with a coordinator and `n` registered agents, each with its own connected client. */
-export async function goalWithAgents(h: InProcess, n: number, email?: string) {
-  const token = await h.ownerToken(email);
-  const owner = await h.client(token);
-  const res = await owner.callTool({
-    name: "create_goal",
-    arguments: {
-      title: `Goal ${Math.random().toString(36).slice(2, 8)}`,
-      description: "A goal created by a test.",
-    },
-  });
-  const goal = sc<{ goal_id: number; slug: string; channel_id: number; coordinator_agent_id: number }>(res);
-  const coordinatorKey = await h.agentKey(goal.coordinator_agent_id);
-  const agents = [
-    { id: String(goal.coordinator_agent_id), key: coordinatorKey, client: await h.client(coordinatorKey) },
-  ];
-  for (let i = 0; i < n; i++) {
-    const { agent_id, api_key } = await h.createAgent({
-      goal: goal.goal_id,
-      name: `agent-${i}`,
-      role: "engineer",
-    });
-    agents.push({ id: String(agent_id), key: api_key, client: await h.client(api_key) });
-  }
-  return { goal, owner, token, agents };
-}
-
-export { errorCode, sc } from "./server";
+export { errorCode, goalWithAgents, sc } from "./server";

@@ -1,15 +1,15 @@
 // Shared helpers of the teams tests: goals with a given depth, clients for spawned agents, inbox and event reads.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { mcpClient, sc, type TestServer } from "../helpers/server";
+import { type Surface, sc } from "./server";
 
 export type Agent = { id: string; client: Client };
 
 export type InboxMsg = { message_id: string; seq: number; from: string; kind: string; content: string };
 
 /** A goal (owner token, coordinator client) with the given max_spawn_depth. */
-export async function goalWithCoordinator(server: TestServer, maxDepth = 3, email?: string) {
+export async function goalWithCoordinator(server: Surface, maxDepth = 3, email?: string) {
   const token = await server.ownerToken(email);
-  const owner = await mcpClient(server.url, token);
+  const owner = await server.client(token);
   const goal = sc<{ goal_id: number; coordinator_agent_id: number }>(
     await owner.callTool({
       name: "create_goal",
@@ -24,10 +24,10 @@ export async function goalWithCoordinator(server: TestServer, maxDepth = 3, emai
   return { goal, token, owner, coordinator };
 }
 
-/** A connected client for an agent, with a key issued the operator's way (`switchboard agent key`). */
-export async function agentClient(server: TestServer, id: string): Promise<Agent> {
-  const key = await server.cli("agent", "key", id);
-  return { id, client: await mcpClient(server.url, key) };
+/** A connected client for an agent, with a new key issued as `switchboard agent key` does. */
+export async function agentClient(server: Surface, id: string): Promise<Agent> {
+  const key = await server.agentKey(id);
+  return { id, client: await server.client(key) };
 }
 
 export async function call<T = Record<string, unknown>>(
@@ -57,11 +57,11 @@ export type EventRow = {
 };
 
 /** The goal's event log through the REST API. */
-export async function events(server: TestServer, token: string, goalId: number): Promise<EventRow[]> {
+export async function events(server: Surface, token: string, goalId: number): Promise<EventRow[]> {
   const out: EventRow[] = [];
   let after = 0;
   for (;;) {
-    const r = await fetch(`${server.url}/api/goals/${goalId}/events?after=${after}&limit=500`, {
+    const r = await server.fetch(`/api/goals/${goalId}/events?after=${after}&limit=500`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     const body = (await r.json()) as { events: EventRow[]; next_cursor: number | null };
