@@ -22,8 +22,6 @@ after(async () => {
   await server?.stop();
 });
 
-const _text = (r: unknown) => (r as { content: { text: string }[] }).content[0]?.text ?? "";
-
 test("concurrent senders up to the cap, with writes from another process: every message arrives once", async () => {
   const { agents } = await goalWithAgents(server, 3);
   const [, a, b, c] = agents;

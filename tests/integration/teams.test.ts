@@ -15,14 +15,6 @@ after(async () => {
   await server?.stop();
 });
 
-type ErrResult = {
-  isError?: boolean;
-  structuredContent?: { error: { code: string; details: Record<string, unknown> } };
-  content: { text: string }[];
-};
-const _details = (r: unknown) => (r as ErrResult).structuredContent?.error.details ?? {};
-const _text = (r: unknown) => (r as ErrResult).content[0]?.text ?? "";
-
 test("spawn lock: concurrent spawn_agent calls of one leader, through two server instances, never spawn a task twice", async () => {
   const { coordinator: c, goal, token } = await goalWithCoordinator(server);
   // Half of the calls go through a second server process on the same database: the lock holds across instances.
