@@ -101,7 +101,9 @@ if (!failures.some((f) => f.startsWith("build"))) {
   }
 }
 
-process.stdout.write(`\nSteps: ${timings.join(", ")}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+process.stdout.write(
+  `\nSteps: ${timings.join(", ")}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+);
 if (failures.length) process.stdout.write(`Failed steps: ${failures.join(", ")}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(failures.length || totals.failed ? 1 : 0);
