@@ -108,11 +108,23 @@ type Domain = {
  */
 export async function domainOn(databaseUrl: string, dataDir?: string): Promise<Domain | undefined> {
   if (process.env.DATABASE_URL && process.env.DATABASE_URL !== databaseUrl) return undefined;
+  // Playwright's workers load TypeScript their own way, which the generated Prisma client may not survive.
+  if (process.env.TEST_WORKER_INDEX !== undefined) return undefined;
+  let owners: typeof import("@/lib/domain/owners/create-owner");
+  let tokens: typeof import("@/lib/domain/tokens/tokens");
+  let agents: typeof import("@/lib/domain/agents/agents");
+  const before = process.env.DATABASE_URL;
   process.env.DATABASE_URL = databaseUrl;
+  try {
+    owners = await import("@/lib/domain/owners/create-owner");
+    tokens = await import("@/lib/domain/tokens/tokens");
+    agents = await import("@/lib/domain/agents/agents");
+  } catch {
+    if (before === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = before;
+    return undefined; // a loader that cannot import lib (Playwright's, perhaps): the CLI it is
+  }
   if (dataDir) process.env.SWITCHBOARD_DATA_DIR ??= dataDir;
-  const owners = await import("@/lib/domain/owners/create-owner");
-  const tokens = await import("@/lib/domain/tokens/tokens");
-  const agents = await import("@/lib/domain/agents/agents");
   return {
     createOwner: owners.createOwner,
     findOwnerByEmail: owners.findOwnerByEmail,
