@@ -5,8 +5,8 @@
 // "N passed, N failed, N skipped". docs/testing.md describes the layout.
 // Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|in-process|sqlite|postgres|e2e runs one suite.
 //
-// On the 2-core CI machine the build overlaps the steps that do not need it: type-check, lint, unit and
-// in-process tests run while `next build` compiles (their output is printed when each finishes).
+// On the 2-core CI machine the steps that need no build (type-check, lint, unit, in-process) run beside
+// `next build` and the integration suites that follow it; their output is printed when each finishes.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
@@ -73,7 +73,7 @@ const started = Date.now();
 
 // Everything that needs no build, one step after another, beside the build.
 const withoutBuild = (async () => {
-  const buffered = needsBuild && !process.env.TEST_SKIP_BUILD;
+  const buffered = needsBuild;
   if (!only) {
     await run("typecheck", "npx", ["tsc", "--noEmit"], {}, { buffered });
     await run("lint", "npx", ["biome", "check", "."], {}, { buffered });
@@ -86,9 +86,10 @@ const withoutBuild = (async () => {
 })();
 const build =
   needsBuild && !process.env.TEST_SKIP_BUILD ? run("build", "npx", ["next", "build"]) : Promise.resolve();
-await Promise.all([withoutBuild, build]);
-
-if (!failures.some((f) => f.startsWith("build"))) {
+// What needs the build starts as soon as it is there, while the in-process suites may still run.
+const withBuild = (async () => {
+  await build;
+  if (failures.some((f) => f.startsWith("build"))) return;
   if (wants("sqlite"))
     await nodeTests("integration (sqlite)", "tests/integration", { TEST_DATABASE: "sqlite" });
   if (wants("postgres"))
@@ -99,7 +100,8 @@ if (!failures.some((f) => f.startsWith("build"))) {
     totals.failed += count(out, /^\s+(\d+) failed/gm) + count(out, /^\s+(\d+) flaky/gm);
     totals.skipped += count(out, /^\s+(\d+) skipped/gm);
   }
-}
+})();
+await Promise.all([withoutBuild, withBuild]);
 
 process.stdout.write(
   `\nSteps: ${timings.join(", ")}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
