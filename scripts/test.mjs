@@ -1,25 +1,47 @@
 #!/usr/bin/env node
-// Runs every check and test: type-check, lint, production build, unit tests, integration tests against
-// SQLite and against PostgreSQL (real `next start` servers driven by the MCP SDK client), and the
-// Playwright browser flows. Ends with one line "N passed, N failed".
-// Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|sqlite|postgres|e2e runs one suite.
+// Runs every check and test: type-check, lint, production build, unit tests, the in-process tool tests
+// (tests/in-process: no build, no server) and the integration tests (tests/integration: real servers over
+// HTTP) on SQLite and on PostgreSQL, and the Playwright browser flows. Ends with one line
+// "N passed, N failed, N skipped". docs/testing.md describes the layout.
+// Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|in-process|sqlite|postgres|e2e runs one suite.
+//
+// On the 2-core CI machine the steps that need no build (type-check, lint, unit, in-process) run beside
+// `next build` and the integration suites that follow it; their output is printed when each finishes.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
 const only = process.env.TEST_ONLY;
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failures = [];
+const timings = [];
 
-function run(name, cmd, args, env = {}) {
+/** Run a step; `buffered` collects its output and prints it in one piece when it ends (parallel steps). */
+function run(name, cmd, args, env = {}, { buffered = false } = {}) {
   return new Promise((resolve) => {
-    process.stdout.write(`\n=== ${name}: ${cmd} ${args.join(" ")}\n`);
-    const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+    const started = Date.now();
+    const banner = `\n=== ${name}: ${cmd} ${args.join(" ")}\n`;
+    if (!buffered) process.stdout.write(banner);
+    const child = spawn(cmd, args, {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", buffered ? "pipe" : "inherit"],
+    });
     let out = "";
+    let err = "";
     child.stdout.on("data", (d) => {
       out += d;
-      process.stdout.write(d);
+      if (!buffered) process.stdout.write(d);
+    });
+    child.stderr?.on("data", (d) => {
+      err += d;
     });
     child.on("close", (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      if (buffered) {
+        process.stdout.write(banner + out);
+        if (err) process.stderr.write(err);
+      }
+      process.stdout.write(`=== ${name}: ${code === 0 ? "ok" : `exit ${code}`} in ${seconds} s\n`);
+      timings.push(`${name} ${seconds} s`);
       if (code !== 0) failures.push(`${name} (exit ${code})`);
       resolve(out);
     });
@@ -36,35 +58,54 @@ const testsIn = (dir) =>
     .sort()
     .map((f) => `${dir}/${f}`);
 
-async function nodeTests(name, dir, env) {
-  const out = await run(
-    name,
-    process.execPath,
-    ["--import", "tsx", "--test", "--test-reporter=spec", ...testsIn(dir)],
-    env,
-  );
+async function nodeTests(name, dir, env, opts = {}) {
+  const args = ["--import", "tsx", "--test", "--test-reporter=spec"];
+  if (opts.concurrency) args.push(`--test-concurrency=${opts.concurrency}`);
+  const out = await run(name, process.execPath, [...args, ...testsIn(dir)], env, opts);
   totals.passed += count(out, /^ℹ pass (\d+)/gm);
   totals.failed += count(out, /^ℹ fail (\d+)/gm) + count(out, /^ℹ cancelled (\d+)/gm);
   totals.skipped += count(out, /^ℹ skipped (\d+)/gm);
 }
 
-if (!only) {
-  await run("typecheck", "npx", ["tsc", "--noEmit"]);
-  await run("lint", "npx", ["biome", "check", "."]);
-}
-if (!process.env.TEST_SKIP_BUILD && only !== "unit") await run("build", "npx", ["next", "build"]);
-if (!only || only === "unit") await nodeTests("unit", "tests/unit");
-if (!only || only === "sqlite")
-  await nodeTests("integration (sqlite)", "tests/integration", { TEST_DATABASE: "sqlite" });
-if (!only || only === "postgres")
-  await nodeTests("integration (postgres)", "tests/integration", { TEST_DATABASE: "postgres" });
-if (!only || only === "e2e") {
-  const out = await run("e2e (chromium)", "npx", ["playwright", "test"]);
-  totals.passed += count(out, /^\s+(\d+) passed/gm);
-  totals.failed += count(out, /^\s+(\d+) failed/gm) + count(out, /^\s+(\d+) flaky/gm);
-  totals.skipped += count(out, /^\s+(\d+) skipped/gm);
-}
+const wants = (suite) => !only || only === suite;
+const needsBuild = wants("sqlite") || wants("postgres") || wants("e2e");
+const started = Date.now();
 
-if (failures.length) process.stdout.write(`\nFailed steps: ${failures.join(", ")}\n`);
+// Everything that needs no build, one step after another, beside the build.
+const withoutBuild = (async () => {
+  const buffered = needsBuild;
+  if (!only) {
+    await run("typecheck", "npx", ["tsc", "--noEmit"], {}, { buffered });
+    await run("lint", "npx", ["biome", "check", "."], {}, { buffered });
+  }
+  if (wants("unit")) await nodeTests("unit", "tests/unit", {}, { buffered });
+  if (wants("in-process")) {
+    for (const db of ["sqlite", "postgres"])
+      await nodeTests(`in-process (${db})`, "tests/in-process", { TEST_DATABASE: db }, { buffered });
+  }
+})();
+const build =
+  needsBuild && !process.env.TEST_SKIP_BUILD ? run("build", "npx", ["next", "build"]) : Promise.resolve();
+// What needs the build starts as soon as it is there, while the in-process suites may still run.
+const withBuild = (async () => {
+  await build;
+  if (failures.some((f) => f.startsWith("build"))) return;
+  if (wants("sqlite"))
+    await nodeTests("integration (sqlite)", "tests/integration", { TEST_DATABASE: "sqlite" });
+  if (wants("postgres"))
+    await nodeTests("integration (postgres)", "tests/integration", { TEST_DATABASE: "postgres" });
+  if (wants("e2e")) {
+    const out = await run("e2e (chromium)", "npx", ["playwright", "test"]);
+    totals.passed += count(out, /^\s+(\d+) passed/gm);
+    totals.failed += count(out, /^\s+(\d+) failed/gm) + count(out, /^\s+(\d+) flaky/gm);
+    totals.skipped += count(out, /^\s+(\d+) skipped/gm);
+  }
+})();
+await Promise.all([withoutBuild, withBuild]);
+
+process.stdout.write(
+  `\nSteps: ${timings.join(", ")}; total ${((Date.now() - started) / 1000).toFixed(0)} s\n`,
+);
+if (failures.length) process.stdout.write(`Failed steps: ${failures.join(", ")}\n`);
 process.stdout.write(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped\n`);
 process.exit(failures.length || totals.failed ? 1 : 0);

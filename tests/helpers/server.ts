@@ -63,17 +63,83 @@ export async function freshDatabase(
   };
 }
 
-export type TestServer = {
-  url: string;
+/**
+ * What tool tests need from a deployment, over HTTP (`startServer`) or in process (`startInProcess` in
+ * ./in-process.ts): credentials, connected clients, agents, REST requests.
+ */
+export type Surface = {
   env: NodeJS.ProcessEnv;
-  /** Run the CLI against this server's database; resolves with stdout (trimmed). */
-  cli(...args: string[]): Promise<string>;
   /** Owner token for `email` (creates the owner on first use). */
   ownerToken(email?: string): Promise<string>;
+  /** A connected real SDK client for a bearer secret (agent API key or owner token). */
+  client(secret: string): Promise<Client>;
+  /** `switchboard agent create`: registers an agent (default leader: the goal's coordinator). */
+  createAgent(o: { goal: number; name: string; role?: string; leader?: number | string }): Promise<{
+    agent_id: number;
+    api_key: string;
+  }>;
+  /** `switchboard agent key`: a new API key for the agent. */
+  agentKey(agentId: number | string): Promise<string>;
+  /** A REST request; `url` is a path like `/api/goals`. */
+  fetch(url: string, init?: RequestInit): Promise<Response>;
   stop(): Promise<void>;
+};
+
+export type TestServer = Surface & {
+  url: string;
+  /** Run the CLI against this server's database; resolves with stdout (trimmed). */
+  cli(...args: string[]): Promise<string>;
   /** Kill and restart the server process on the same database (crash tests). */
   restart(): Promise<void>;
 };
+
+type Domain = {
+  createOwner: typeof import("@/lib/domain/owners/create-owner").createOwner;
+  findOwnerByEmail: typeof import("@/lib/domain/owners/create-owner").findOwnerByEmail;
+  createToken: typeof import("@/lib/domain/tokens/tokens").createToken;
+  registerAgent: typeof import("@/lib/domain/agents/agents").registerAgent;
+  issueAgentKey: typeof import("@/lib/domain/agents/agents").issueAgentKey;
+};
+
+/**
+ * lib/domain opened in this test process on `databaseUrl`, for setup (owners, tokens, agents, keys) without
+ * spawning the CLI (1–3 s a command). Undefined when this process already uses another database (lib/env
+ * caches the first one): callers then fall back to the CLI.
+ */
+export async function domainOn(databaseUrl: string, dataDir?: string): Promise<Domain | undefined> {
+  if (process.env.DATABASE_URL && process.env.DATABASE_URL !== databaseUrl) return undefined;
+  // Playwright's workers load TypeScript their own way, which the generated Prisma client may not survive.
+  if (process.env.TEST_WORKER_INDEX !== undefined) return undefined;
+  let owners: typeof import("@/lib/domain/owners/create-owner");
+  let tokens: typeof import("@/lib/domain/tokens/tokens");
+  let agents: typeof import("@/lib/domain/agents/agents");
+  const before = process.env.DATABASE_URL;
+  process.env.DATABASE_URL = databaseUrl;
+  try {
+    owners = await import("@/lib/domain/owners/create-owner");
+    tokens = await import("@/lib/domain/tokens/tokens");
+    agents = await import("@/lib/domain/agents/agents");
+  } catch {
+    if (before === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = before;
+    return undefined; // a loader that cannot import lib (Playwright's, perhaps): the CLI it is
+  }
+  if (dataDir) process.env.SWITCHBOARD_DATA_DIR ??= dataDir;
+  return {
+    createOwner: owners.createOwner,
+    findOwnerByEmail: owners.findOwnerByEmail,
+    createToken: tokens.createToken,
+    registerAgent: agents.registerAgent,
+    issueAgentKey: agents.issueAgentKey,
+  };
+}
+
+/** Owner token for `email` through lib/domain (creates the owner on first use), as the CLI does. */
+export async function domainOwnerToken(d: Domain, email: string): Promise<string> {
+  const user =
+    (await d.findOwnerByEmail(email)) ?? (await d.createOwner({ email, password: "correct-horse-battery" }));
+  return (await d.createToken(user.id, { name: "cli" })).token;
+}
 
 const run = promisify(execFile);
 
@@ -135,6 +201,9 @@ export async function startServer(
   };
   await boot();
   const tokens = new Map<string, string>();
+  // Setup goes through lib/domain in this process when it can (see domainOn); the CLI otherwise.
+  const domain = () => domainOn(db.url, env.SWITCHBOARD_DATA_DIR);
+  let opened = false;
   const server: TestServer = {
     url,
     env,
@@ -145,14 +214,42 @@ export async function startServer(
     ownerToken: async (email = "owner@example.com") => {
       let t = tokens.get(email);
       if (!t) {
-        await server.cli("owner", "create", "--email", email, "--password", "correct-horse-battery");
-        t = await server.cli("token", "create", "--email", email);
+        const d = await domain();
+        if (d) {
+          opened = true;
+          t = await domainOwnerToken(d, email);
+        } else {
+          await server.cli("owner", "create", "--email", email, "--password", "correct-horse-battery");
+          t = await server.cli("token", "create", "--email", email);
+        }
         tokens.set(email, t);
       }
       return t;
     },
+    client: (secret) => mcpClient(url, secret),
+    createAgent: async (o) => {
+      const d = await domain();
+      if (d) {
+        opened = true;
+        const leaderId = o.leader === undefined ? undefined : Number(o.leader);
+        return d.registerAgent({ goalId: o.goal, name: o.name, role: o.role ?? "agent", leaderId });
+      }
+      const args = ["agent", "create", "--goal", String(o.goal), "--name", o.name];
+      if (o.role) args.push("--role", o.role);
+      if (o.leader !== undefined) args.push("--leader", String(o.leader));
+      return JSON.parse(await server.cli(...args)) as { agent_id: number; api_key: string };
+    },
+    agentKey: async (id) => {
+      const d = await domain();
+      if (!d) return server.cli("agent", "key", String(id));
+      opened = true;
+      return (await d.issueAgentKey(Number(id))).api_key;
+    },
+    fetch: (path, init) => fetch(new URL(path, url), init),
     stop: async () => {
       await kill();
+      // This process's own connection to the database (setup above) goes before the database does.
+      if (opened && !shared) await (await import("@/lib/db")).disconnect();
       await db.drop();
     },
     restart: async () => {
@@ -175,9 +272,9 @@ export async function mcpClient(url: string, secret: string): Promise<Client> {
 }
 
 /** A goal with a coordinator and `n` registered agents, each with its own connected client. */
-export async function goalWithAgents(server: TestServer, n: number, email?: string) {
+export async function goalWithAgents(server: Surface, n: number, email?: string) {
   const token = await server.ownerToken(email);
-  const owner = await mcpClient(server.url, token);
+  const owner = await server.client(token);
   const res = await owner.callTool({
     name: "create_goal",
     arguments: {
@@ -191,28 +288,21 @@ export async function goalWithAgents(server: TestServer, n: number, email?: stri
     channel_id: number;
     coordinator_agent_id: number;
   };
-  const coordinatorKey = await server.cli("agent", "key", String(goal.coordinator_agent_id));
+  const coordinatorKey = await server.agentKey(goal.coordinator_agent_id);
   const agents = [
     {
       id: String(goal.coordinator_agent_id),
       key: coordinatorKey,
-      client: await mcpClient(server.url, coordinatorKey),
+      client: await server.client(coordinatorKey),
     },
   ];
   for (let i = 0; i < n; i++) {
-    const { agent_id, api_key } = JSON.parse(
-      await server.cli(
-        "agent",
-        "create",
-        "--goal",
-        String(goal.goal_id),
-        "--name",
-        `agent-${i}`,
-        "--role",
-        "engineer",
-      ),
-    ) as { agent_id: number; api_key: string };
-    agents.push({ id: String(agent_id), key: api_key, client: await mcpClient(server.url, api_key) });
+    const { agent_id, api_key } = await server.createAgent({
+      goal: goal.goal_id,
+      name: `agent-${i}`,
+      role: "engineer",
+    });
+    agents.push({ id: String(agent_id), key: api_key, client: await server.client(api_key) });
   }
   return { goal, owner, token, agents };
 }

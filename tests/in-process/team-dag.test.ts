@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { errorCode, sc, startServer, type TestServer } from "../helpers/server";
+import { errorCode, type InProcess, sc, startInProcess } from "../helpers/in-process";
 import {
   type Agent,
   agentClient,
@@ -14,11 +14,11 @@ import {
   goalWithCoordinator,
   type InboxMsg,
   task,
-} from "./teams-helpers";
+} from "../helpers/teams";
 
-let server: TestServer;
+let server: InProcess;
 before(async () => {
-  server = await startServer({ env: { SWITCHBOARD_WATCHDOG: "0" } });
+  server = await startInProcess({ env: { SWITCHBOARD_WATCHDOG: "0" } });
 });
 after(async () => {
   await server?.stop();
