@@ -6,7 +6,7 @@
 // Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|in-process|sqlite|postgres|e2e runs one suite.
 //
 // On the 2-core CI machine the steps that need no build (type-check, lint, unit, in-process) run beside
-// `next build` and the integration suites that follow it; their output is printed when each finishes.
+// `npm run build` (Next plus the compiled CLI, server and runner) and the integration suites that follow it; their output is printed when each finishes.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 
@@ -85,7 +85,7 @@ const withoutBuild = (async () => {
   }
 })();
 const build =
-  needsBuild && !process.env.TEST_SKIP_BUILD ? run("build", "npx", ["next", "build"]) : Promise.resolve();
+  needsBuild && !process.env.TEST_SKIP_BUILD ? run("build", "npm", ["run", "build"]) : Promise.resolve();
 // What needs the build starts as soon as it is there, while the in-process suites may still run.
 const withBuild = (async () => {
   await build;
