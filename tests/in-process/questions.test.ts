@@ -5,21 +5,18 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
-
-type Answer = { selected_labels: string[]; selected_values: string[]; text: string | null };
-type AskResult = { answers: Answer[]; answer_text: string };
-type Inbox = { messages: { message_id: string; from: string; kind: string; content: string }[]; ack: number };
-type QView = {
-  qid: string;
-  status: string;
-  holder: string;
-  origin: string;
-  hops: { from: string; to: string; reason: string }[];
-  answer_text: string | null;
-  answered_by: string | null;
-  decline_reason: string | null;
-};
+import { errorCode, type InProcess, sc, startInProcess } from "../helpers/in-process";
+import {
+  type AskResult,
+  ask,
+  chain,
+  DB_Q,
+  type Inbox,
+  inboxQid,
+  ownerPending,
+  type QView,
+  rest,
+} from "../helpers/questions";
 
 let server: InProcess;
 let db: typeof import("@/lib/db");
@@ -33,61 +30,10 @@ after(async () => {
   await server?.stop();
 });
 
-const DB_Q = {
-  question: "Which database should the service use?",
-  header: "Database",
-  multiSelect: false,
-  options: [
-    { label: "PostgreSQL", description: "Relational, the team knows it", value: "pg" },
-    { label: "SQLite", description: "Embedded, zero ops" },
-    { label: "Other store", description: "Name it", requires_text: true },
-  ],
-};
-
-/** Coordinator C (leader: owner) → lead L → engineer E: three hops from E to the owner. */
-async function chain(s: InProcess, email?: string) {
-  const g = await goalWithAgents(s, 1, email);
-  const [c, l] = g.agents;
-  assert.ok(c && l);
-  const { agent_id, api_key } = await s.createAgent({ goal: g.goal.goal_id, name: "engineer", leader: l.id });
-  const e = { id: String(agent_id), key: api_key, client: await s.client(api_key) };
-  return { ...g, c, l, e };
-}
-
-/** Start a blocking ask_user with progress notifications (the SDK client resets its timeout on each). */
-function ask(
-  client: Client,
-  args: Record<string, unknown>,
-  opts: { signal?: AbortSignal; progress?: number[] } = {},
-) {
-  return client.callTool({ name: "ask_user", arguments: args }, undefined, {
-    timeout: 5000,
-    resetTimeoutOnProgress: true,
-    maxTotalTimeout: 600_000,
-    signal: opts.signal,
-    onprogress: (p) => opts.progress?.push(p.progress),
-  });
-}
-
 async function inbox(client: Client, ack?: number): Promise<Inbox> {
   return sc<Inbox>(
     await client.callTool({ name: "read_inbox", arguments: ack === undefined ? {} : { ack } }),
   );
-}
-
-/** The qid of the next [INBOX QUESTION] in an inbox, waiting for it to arrive (acknowledges what it read). */
-async function inboxQid(client: Client): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const r = sc<Inbox>(await client.callTool({ name: "read_inbox", arguments: { wait_seconds: 2 } }));
-    if (r.messages.length) await client.callTool({ name: "read_inbox", arguments: { ack: r.ack } });
-    const m = r.messages.find((x) => x.kind === "question");
-    const qid = m?.content.match(/qid=(q_\w+)/)?.[1];
-    if (qid) {
-      assert.match(m?.content ?? "", /^\[INBOX QUESTION\]/);
-      return qid;
-    }
-  }
-  throw new Error("no [INBOX QUESTION] arrived");
 }
 
 /** Wait until `ok()` holds (checked every 20 ms), or fail naming `what` after 10 s. */
@@ -97,28 +43,6 @@ async function until(ok: () => boolean, what: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
-}
-
-async function rest(method: string, path: string, token: string, body?: unknown) {
-  const r = await server.fetch(path, {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return {
-    status: r.status,
-    json: (await r.json()) as Record<string, unknown> & { error?: { code: string } },
-  };
-}
-
-async function ownerPending(token: string, qid: string): Promise<QView> {
-  for (let i = 0; i < 100; i++) {
-    const r = await rest("GET", "/api/questions?status=pending", token);
-    const q = (r.json.questions as QView[]).find((x) => x.qid === qid);
-    if (q) return q;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`question ${qid} never reached the owner`);
 }
 
 test("ask_user refuses malformed questions with invalid_input naming the sub-question and field", async () => {
@@ -199,7 +123,7 @@ test("three hops to the owner: E asks, L and C escalate, the owner answers by RE
     await c.client.callTool({ name: "escalate_question", arguments: { qid, reason: "Owner decides" } }),
   );
   assert.deepEqual(esc2, { ok: true, qid, new_holder: null });
-  const view = await ownerPending(token, qid);
+  const view = await ownerPending(server, token, qid);
   assert.equal(view.holder, "__user__");
   assert.deepEqual(
     view.hops.map((h) => [h.from, h.to, h.reason]),
@@ -209,7 +133,7 @@ test("three hops to the owner: E asks, L and C escalate, the owner answers by RE
     ],
   );
   await until(() => progress.length >= 2, "two progress notifications while E waits");
-  const answered = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const answered = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: ["PostgreSQL"], text: null }],
   });
   assert.equal(answered.status, 200, JSON.stringify(answered.json));
@@ -223,7 +147,7 @@ test("three hops to the owner: E asks, L and C escalate, the owner answers by RE
   const copy = (await inbox(e.client)).messages.filter((m) => m.kind === "question_answer");
   assert.equal(copy.length, 1);
   assert.match(copy[0]?.content ?? "", /Database: PostgreSQL/);
-  const events = await rest("GET", `/api/goals/${goal.goal_id}/events?limit=1000`, token);
+  const events = await rest(server, "GET", `/api/goals/${goal.goal_id}/events?limit=1000`, token);
   const names = (events.json.events as { event: string; data: { qid?: string } }[])
     .filter((x) => x.data.qid === qid)
     .map((x) => x.event);
@@ -231,11 +155,11 @@ test("three hops to the owner: E asks, L and C escalate, the owner answers by RE
     names.filter((n) => n.startsWith("question_")),
     ["question_asked", "question_escalated", "question_escalated", "question_answered"],
   );
-  const done = await rest("GET", `/api/questions/${qid}`, token);
+  const done = await rest(server, "GET", `/api/questions/${qid}`, token);
   assert.equal(done.json.status, "answered");
   assert.equal(done.json.answered_by, "__user__");
   // Answered questions cannot be answered again.
-  const again = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const again = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: ["SQLite"], text: null }],
   });
   assert.equal(again.json.error?.code, "unknown_qid");
@@ -317,18 +241,19 @@ test("an escalation that lost a race is stale; the coordinator's own question go
   const direct = ask(c.client, {
     questions: [{ question: "Ship Friday?", header: "Ship", multiSelect: false, options: [] }],
   });
-  const pending = (await rest("GET", "/api/questions?status=pending", token)).json.questions as QView[];
+  const pending = (await rest(server, "GET", "/api/questions?status=pending", token)).json
+    .questions as QView[];
   let q = pending.find((x) => x.origin === "agent");
   for (let i = 0; !q && i < 50; i++) {
     await new Promise((r) => setTimeout(r, 100));
-    q = ((await rest("GET", "/api/questions?status=pending", token)).json.questions as QView[]).find(
+    q = ((await rest(server, "GET", "/api/questions?status=pending", token)).json.questions as QView[]).find(
       (x) => x.origin === "agent",
     );
   }
   assert.ok(q, "the coordinator's question is pending for the owner");
   assert.equal(q.holder, "__user__");
   assert.equal(q.hops.length, 0);
-  const r = await rest("POST", `/api/questions/${q.qid}/answer`, token, {
+  const r = await rest(server, "POST", `/api/questions/${q.qid}/answer`, token, {
     answers: [{ selected_labels: [], text: "Yes" }],
   });
   assert.equal(r.status, 200);
@@ -371,14 +296,15 @@ test("answer_text for every shape: single, multi, free text, Other, requires_tex
   const call = ask(c.client, { questions });
   let qid: string | undefined;
   for (let i = 0; !qid && i < 50; i++) {
-    const list = (await rest("GET", "/api/questions?status=pending", token)).json.questions as (QView & {
+    const list = (await rest(server, "GET", "/api/questions?status=pending", token)).json
+      .questions as (QView & {
       questions: unknown[];
     })[];
     qid = list.find((x) => x.questions.length === 4)?.qid;
     if (!qid) await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(qid);
-  const multiOther = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const multiOther = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [
       { selected_labels: ["A"], text: null },
       { selected_labels: [], text: "W" },
@@ -387,7 +313,7 @@ test("answer_text for every shape: single, multi, free text, Other, requires_tex
     ],
   });
   assert.equal(multiOther.json.error?.code, "invalid_input", "multi-select has no Other path");
-  const twoOnSingle = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const twoOnSingle = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [
       { selected_labels: ["A", "B"], text: null },
       { selected_labels: ["X"] },
@@ -396,7 +322,7 @@ test("answer_text for every shape: single, multi, free text, Other, requires_tex
     ],
   });
   assert.equal(twoOnSingle.json.error?.code, "invalid_input");
-  const ok = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const ok = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [
       { selected_labels: ["B"], text: null },
       { selected_labels: ["X", "Z"], text: null },
@@ -417,14 +343,15 @@ test("declined by the owner: ask_user fails with user_declined and the reason", 
   });
   let qid: string | undefined;
   for (let i = 0; !qid && i < 50; i++) {
-    const list = (await rest("GET", "/api/questions?status=pending", token)).json.questions as QView[];
+    const list = (await rest(server, "GET", "/api/questions?status=pending", token)).json
+      .questions as QView[];
     qid = list.find((x) => x.origin === "agent")?.qid;
     if (!qid) await new Promise((r) => setTimeout(r, 100));
   }
   assert.ok(qid);
-  const empty = await rest("POST", `/api/questions/${qid}/decline`, token, { reason: " " });
+  const empty = await rest(server, "POST", `/api/questions/${qid}/decline`, token, { reason: " " });
   assert.equal(empty.json.error?.code, "invalid_input");
-  const r = await rest("POST", `/api/questions/${qid}/decline`, token, { reason: "Not now" });
+  const r = await rest(server, "POST", `/api/questions/${qid}/decline`, token, { reason: "Not now" });
   assert.equal(r.status, 200);
   const res = await call;
   assert.equal(errorCode(res), "user_declined");
@@ -432,7 +359,7 @@ test("declined by the owner: ask_user fails with user_declined and the reason", 
     (res.structuredContent as { error: { details: { reason: string } } }).error.details.reason,
     "Not now",
   );
-  const view = (await rest("GET", `/api/questions/${qid}`, token)).json;
+  const view = (await rest(server, "GET", `/api/questions/${qid}`, token)).json;
   assert.equal(view.status, "declined");
   assert.equal(view.decline_reason, "Not now");
 });
@@ -493,11 +420,11 @@ test("answers racing for one question: exactly one wins (REST and answer_questio
   const qid = await inboxQid(l.client);
   await l.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
   await c.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
-  await ownerPending(token, qid);
+  await ownerPending(server, token, qid);
   const labels = ["PostgreSQL", "SQLite", "PostgreSQL", "SQLite", "PostgreSQL", "SQLite"];
   const results = await Promise.all(
     labels.map((label) =>
-      rest("POST", `/api/questions/${qid}/answer`, token, {
+      rest(server, "POST", `/api/questions/${qid}/answer`, token, {
         answers: [{ selected_labels: [label], text: null }],
       }),
     ),
@@ -552,7 +479,8 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
     }),
   );
   const pending = async (origin: string) => {
-    const list = (await rest("GET", "/api/questions?status=pending", token)).json.questions as (QView & {
+    const list = (await rest(server, "GET", "/api/questions?status=pending", token)).json
+      .questions as (QView & {
       goal_id: number;
       context: string;
     })[];
@@ -562,11 +490,11 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   assert.ok(review);
   assert.equal(review.context, "[REVIEW REQUIRED] v1 done");
   // Rework requires its text.
-  const noText = await rest("POST", `/api/questions/${review.qid}/answer`, token, {
+  const noText = await rest(server, "POST", `/api/questions/${review.qid}/answer`, token, {
     answers: [{ selected_labels: ["Rework"] }],
   });
   assert.equal(noText.json.error?.code, "invalid_input");
-  const rework = await rest("POST", `/api/questions/${review.qid}/answer`, token, {
+  const rework = await rest(server, "POST", `/api/questions/${review.qid}/answer`, token, {
     answers: [{ selected_labels: ["Rework"], text: "add tests" }],
   });
   assert.equal(rework.status, 200);
@@ -588,7 +516,7 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   );
   const idle = await pending("idle_escalation");
   assert.ok(idle);
-  await rest("POST", `/api/questions/${idle.qid}/answer`, token, {
+  await rest(server, "POST", `/api/questions/${idle.qid}/answer`, token, {
     answers: [{ selected_labels: [], text: "Nudge it" }],
   });
   const cInbox2 = await inbox(c.client, cInbox.ack);
@@ -606,7 +534,7 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   );
   const review2 = await pending("root_review");
   assert.ok(review2);
-  const approve = await rest("POST", `/api/questions/${review2.qid}/answer`, token, {
+  const approve = await rest(server, "POST", `/api/questions/${review2.qid}/answer`, token, {
     answers: [{ selected_labels: ["Approve"] }],
   });
   assert.equal(approve.status, 200);

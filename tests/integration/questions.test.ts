@@ -3,22 +3,17 @@
 // escalate_question runs in process: tests/in-process/questions.test.ts.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { goalWithAgents, mcpClient, sc, startServer, type TestServer } from "../helpers/server";
-
-type Answer = { selected_labels: string[]; selected_values: string[]; text: string | null };
-type AskResult = { answers: Answer[]; answer_text: string };
-type Inbox = { messages: { message_id: string; from: string; kind: string; content: string }[]; ack: number };
-type QView = {
-  qid: string;
-  status: string;
-  holder: string;
-  origin: string;
-  hops: { from: string; to: string; reason: string }[];
-  answer_text: string | null;
-  answered_by: string | null;
-  decline_reason: string | null;
-};
+import {
+  type AskResult,
+  ask,
+  chain,
+  DB_Q,
+  inboxQid,
+  ownerPending,
+  type QView,
+  rest,
+} from "../helpers/questions";
+import { sc, startServer, type TestServer } from "../helpers/server";
 
 let server: TestServer;
 let db: typeof import("@/lib/db");
@@ -32,113 +27,38 @@ after(async () => {
   await server?.stop();
 });
 
-const DB_Q = {
-  question: "Which database should the service use?",
-  header: "Database",
-  multiSelect: false,
-  options: [
-    { label: "PostgreSQL", description: "Relational, the team knows it", value: "pg" },
-    { label: "SQLite", description: "Embedded, zero ops" },
-    { label: "Other store", description: "Name it", requires_text: true },
-  ],
-};
-
-/** Coordinator C (leader: owner) → lead L → engineer E: three hops from E to the owner. */
-async function chain(s: TestServer, email?: string) {
-  const g = await goalWithAgents(s, 1, email);
-  const [c, l] = g.agents;
-  assert.ok(c && l);
-  const { agent_id, api_key } = JSON.parse(
-    await s.cli("agent", "create", "--goal", String(g.goal.goal_id), "--name", "engineer", "--leader", l.id),
-  ) as { agent_id: number; api_key: string };
-  const e = { id: String(agent_id), key: api_key, client: await mcpClient(s.url, api_key) };
-  return { ...g, c, l, e };
-}
-
-/** Start a blocking ask_user with progress notifications (the SDK client resets its timeout on each). */
-function ask(
-  client: Client,
-  args: Record<string, unknown>,
-  opts: { signal?: AbortSignal; progress?: number[] } = {},
-) {
-  return client.callTool({ name: "ask_user", arguments: args }, undefined, {
-    timeout: 5000,
-    resetTimeoutOnProgress: true,
-    maxTotalTimeout: 600_000,
-    signal: opts.signal,
-    onprogress: (p) => opts.progress?.push(p.progress),
-  });
-}
-
-/** The qid of the next [INBOX QUESTION] in an inbox, waiting for it to arrive (acknowledges what it read). */
-async function inboxQid(client: Client): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const r = sc<Inbox>(await client.callTool({ name: "read_inbox", arguments: { wait_seconds: 2 } }));
-    if (r.messages.length) await client.callTool({ name: "read_inbox", arguments: { ack: r.ack } });
-    const m = r.messages.find((x) => x.kind === "question");
-    const qid = m?.content.match(/qid=(q_\w+)/)?.[1];
-    if (qid) {
-      assert.match(m?.content ?? "", /^\[INBOX QUESTION\]/);
-      return qid;
-    }
-  }
-  throw new Error("no [INBOX QUESTION] arrived");
-}
-
-async function rest(method: string, path: string, token: string, body?: unknown) {
-  const r = await fetch(new URL(path, server.url), {
-    method,
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return {
-    status: r.status,
-    json: (await r.json()) as Record<string, unknown> & { error?: { code: string } },
-  };
-}
-
-async function ownerPending(token: string, qid: string): Promise<QView> {
-  for (let i = 0; i < 100; i++) {
-    const r = await rest("GET", "/api/questions?status=pending", token);
-    const q = (r.json.questions as QView[]).find((x) => x.qid === qid);
-    if (q) return q;
-    await new Promise((res) => setTimeout(res, 100));
-  }
-  throw new Error(`question ${qid} never reached the owner`);
-}
-
 test("an owner cannot see or answer another owner's question", async () => {
   const { e, l, c, token } = await chain(server);
   const call = ask(e.client, { questions: [DB_Q] });
   const qid = await inboxQid(l.client);
   // Still with an agent: the owner is not the holder yet.
-  const early = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const early = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: ["SQLite"] }],
   });
   assert.equal(early.json.error?.code, "not_holder");
-  const inChain = await rest("GET", "/api/questions?status=in_chain", token);
+  const inChain = await rest(server, "GET", "/api/questions?status=in_chain", token);
   assert.deepEqual(
     (inChain.json.questions as QView[]).filter((x) => x.qid === qid).map((x) => x.holder),
     [l.id],
   );
   await l.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
   await c.client.callTool({ name: "escalate_question", arguments: { qid, reason: "up" } });
-  await ownerPending(token, qid);
+  await ownerPending(server, token, qid);
   const intruder = await server.ownerToken("intruder@example.com");
-  const list = await rest("GET", "/api/questions?status=all", intruder);
+  const list = await rest(server, "GET", "/api/questions?status=all", intruder);
   assert.deepEqual(list.json.questions, []);
-  const one = await rest("GET", `/api/questions/${qid}`, intruder);
+  const one = await rest(server, "GET", `/api/questions/${qid}`, intruder);
   assert.equal(one.status, 404);
   assert.equal(one.json.error?.code, "unknown_qid");
-  const ans = await rest("POST", `/api/questions/${qid}/answer`, intruder, {
+  const ans = await rest(server, "POST", `/api/questions/${qid}/answer`, intruder, {
     answers: [{ selected_labels: ["SQLite"] }],
   });
   assert.equal(ans.json.error?.code, "unknown_qid");
-  const dec = await rest("POST", `/api/questions/${qid}/decline`, intruder, { reason: "mine now" });
+  const dec = await rest(server, "POST", `/api/questions/${qid}/decline`, intruder, { reason: "mine now" });
   assert.equal(dec.json.error?.code, "unknown_qid");
   const anon = await fetch(new URL("/api/questions", server.url));
   assert.equal(anon.status, 401);
-  const mine = await rest("POST", `/api/questions/${qid}/answer`, token, {
+  const mine = await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: ["SQLite"] }],
   });
   assert.equal(mine.status, 200);
@@ -214,7 +134,7 @@ test("the owner's live feed announces a question that reaches them, and only the
     seenByOther.every((e) => e.pending.length === 0),
     "another owner's feed never shows it",
   );
-  await rest("POST", `/api/questions/${qid}/answer`, token, {
+  await rest(server, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: [], text: "ok" }],
   });
   assert.equal(sc<AskResult>(await call).answer_text, "ok");
