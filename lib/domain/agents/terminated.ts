@@ -1,3 +1,5 @@
+import { type SqlBool, toBool } from "@/lib/db/rows";
+
 /**
  * When an agent has terminated: the one rule, in both the forms the code needs.
  *
@@ -8,9 +10,9 @@
  */
 const TERMINATED_STATUS = "terminated";
 
-/** The rule on a loaded row (Prisma gives booleans, raw SQLite 0/1). */
-export function isTerminated(a: { status: string; terminateConsumed: boolean | number }): boolean {
-  return a.status === TERMINATED_STATUS || Boolean(a.terminateConsumed);
+/** The rule on a loaded row: a Prisma result, or a SQL row read in the calling function (`SqlBool`). */
+export function isTerminated(a: { status: string; terminateConsumed: SqlBool }): boolean {
+  return a.status === TERMINATED_STATUS || toBool(a.terminateConsumed);
 }
 
 /**
