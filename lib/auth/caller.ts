@@ -1,4 +1,5 @@
 import { read, write } from "@/lib/db";
+import { type SqlDate, toDate } from "@/lib/db/rows";
 import { AGENT_KEY_PREFIX, hashSecret, OWNER_TOKEN_PREFIX } from "@/lib/ids";
 
 /** Who is calling. Comes only from a credential (API key, token or session), never from input. */
@@ -16,23 +17,26 @@ export type Caller =
 /** How often `lastUsedAt` of a credential is refreshed (a write per request would be waste). */
 const TOUCH_EVERY_MS = 60_000;
 
-type KeyRow = { keyId: number; lastUsedAt: string | Date | null };
+/** Hand-written SQL: authentication is a hot path (docs/database.md). */
+type KeyRow = { keyId: number; lastUsedAt: SqlDate | null };
 
-async function touch(table: "ApiKey" | "PersonalToken", row: KeyRow): Promise<void> {
-  const last = row.lastUsedAt ? new Date(row.lastUsedAt).getTime() : 0;
+async function touch(
+  table: "ApiKey" | "PersonalToken",
+  keyId: number,
+  lastUsedAt: Date | null,
+): Promise<void> {
+  const last = lastUsedAt ? lastUsedAt.getTime() : 0;
   if (Date.now() - last < TOUCH_EVERY_MS) return;
-  await write(({ sql }) =>
-    sql.run(`UPDATE "${table}" SET "lastUsedAt" = ? WHERE id = ?`, new Date(), row.keyId),
-  );
+  await write(({ sql }) => sql.run(`UPDATE "${table}" SET "lastUsedAt" = ? WHERE id = ?`, new Date(), keyId));
 }
+
+const dateOrNull = (v: SqlDate | null): Date | null => (v === null ? null : toDate(v));
 
 /** Resolve a bearer credential to its caller; undefined when unknown or revoked. */
 export async function authenticateBearer(secret: string): Promise<Caller | undefined> {
   if (secret.startsWith(AGENT_KEY_PREFIX)) {
     const row = await read(({ sql }) =>
-      sql.get<
-        KeyRow & { agentId: number; goalId: number; name: string; lastToolCallAt: string | Date | null }
-      >(
+      sql.get<KeyRow & { agentId: number; goalId: number; name: string; lastToolCallAt: SqlDate | null }>(
         `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt"
          FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
          WHERE k.hash = ? AND k."revokedAt" IS NULL`,
@@ -40,13 +44,13 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
       ),
     );
     if (!row) return undefined;
-    await touch("ApiKey", row);
+    await touch("ApiKey", row.keyId, dateOrNull(row.lastUsedAt));
     return {
       kind: "agent",
       agentId: row.agentId,
       goalId: row.goalId,
       name: row.name,
-      lastToolCallAt: row.lastToolCallAt === null ? null : new Date(row.lastToolCallAt),
+      lastToolCallAt: dateOrNull(row.lastToolCallAt),
     };
   }
   if (secret.startsWith(OWNER_TOKEN_PREFIX)) {
@@ -59,7 +63,7 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
       ),
     );
     if (!row) return undefined;
-    await touch("PersonalToken", row);
+    await touch("PersonalToken", row.keyId, dateOrNull(row.lastUsedAt));
     return { kind: "owner", userId: row.userId, email: row.email };
   }
   return undefined;

@@ -89,12 +89,12 @@ const agent = (over: Partial<Candidate> = {}): Candidate => ({
   idleStage: 0,
   idleStageAt: null,
   terminatePostedAt: null,
-  leaf: 1,
+  leaf: true,
   ...over,
 });
 
 test("watchdog ladders on a given clock: each step falls due exactly at its threshold", () => {
-  const review = agent({ reviewPending: true, reviewPendingAt: t0, leaf: 0 });
+  const review = agent({ reviewPending: true, reviewPendingAt: t0, leaf: false });
   assert.equal(reviewStep(review, at(59.999), T), undefined);
   assert.equal(typeof reviewStep(review, at(60), T), "function");
   const pinged = { ...review, reviewStage: 1, reviewStageAt: at(60) };
@@ -115,7 +115,7 @@ test("watchdog ladders on a given clock: each step falls due exactly at its thre
     undefined,
     "a tool call restarts the wait",
   );
-  assert.equal(idleStep(agent({ leaf: 0 }), at(10_000), T), undefined, "leaders are never idle");
+  assert.equal(idleStep(agent({ leaf: false }), at(10_000), T), undefined, "leaders are never idle");
   assert.equal(
     idleStep(agent({ idleStage: 1, idleStageAt: at(120), lastToolCallAt: at(130) }), at(180), T),
     undefined,

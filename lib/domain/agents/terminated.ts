@@ -1,5 +1,8 @@
+import { type SqlBool, toBool } from "@/lib/db/rows";
+
 /**
- * When an agent has terminated: the one rule, in both the forms the code needs.
+ * When an agent has terminated: the one rule, in the three forms the code needs (a loaded row, a Prisma
+ * `where`, a SQL condition).
  *
  * Two columns record an end: `status = 'terminated'` (set with `terminateConsumed` when the agent reads
  * its terminate sentinel or the watchdog's grace runs out, and alone when the owner approves a root
@@ -8,10 +11,13 @@
  */
 const TERMINATED_STATUS = "terminated";
 
-/** The rule on a loaded row (Prisma gives booleans, raw SQLite 0/1). */
-export function isTerminated(a: { status: string; terminateConsumed: boolean | number }): boolean {
-  return a.status === TERMINATED_STATUS || Boolean(a.terminateConsumed);
+/** The rule on a loaded row: a Prisma result, or a SQL row read in the calling function (`SqlBool`). */
+export function isTerminated(a: { status: string; terminateConsumed: SqlBool }): boolean {
+  return a.status === TERMINATED_STATUS || toBool(a.terminateConsumed);
 }
+
+/** The same rule as a Prisma `where` on Agent, true for an agent that has NOT terminated. */
+export const notTerminatedWhere = { status: { not: TERMINATED_STATUS }, terminateConsumed: false };
 
 /**
  * The same rule as a SQL condition, true for an agent that has NOT terminated (valid on both providers:

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
+import { type SqlDate, toIso } from "@/lib/db/rows";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
@@ -38,6 +39,7 @@ export const readInboxOutput = z.object({
   more: z.boolean(),
 });
 
+/** Hand-written SQL: read_inbox is a hot path (docs/database.md). */
 type Row = {
   id: number;
   uid: string;
@@ -46,8 +48,8 @@ type Row = {
   fromName: string | null;
   kind: string;
   content: string;
-  createdAt: string | Date;
-  deliveredAt: string | Date | null;
+  createdAt: SqlDate;
+  deliveredAt: SqlDate | null;
 };
 
 /** Mark delivered messages up to `ack` consumed, recording one `agent_input` event each. */
@@ -71,7 +73,11 @@ async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number 
 }
 
 /** Hand out the oldest pending messages, marking them delivered (they stay pending until acked). */
-async function takePending(u: Unit, agentId: number, limit: number) {
+async function takePending(
+  u: Unit,
+  agentId: number,
+  limit: number,
+): Promise<{ batch: z.infer<typeof inboxMessage>[]; more: boolean }> {
   const rows = await u.sql.all<Row>(
     `SELECT m.id, m.uid, m."senderKind", m."senderAgentId", s.name AS "fromName", m.kind, m.content, m."createdAt", m."deliveredAt"
      FROM "Message" m LEFT JOIN "Agent" s ON s.id = m."senderAgentId"
@@ -92,7 +98,18 @@ async function takePending(u: Unit, agentId: number, limit: number) {
       last,
     );
   }
-  return { batch, more };
+  return {
+    batch: batch.map((r) => ({
+      message_id: r.uid,
+      seq: Number(r.id),
+      from: senderLabel(r.senderKind, r.senderAgentId),
+      from_name: r.fromName,
+      kind: r.kind,
+      content: r.content,
+      created_at: toIso(r.createdAt),
+    })),
+    more,
+  };
 }
 
 /**
@@ -120,7 +137,7 @@ export async function readInbox(
       topics: [`agent:${agent.agentId}`],
       check: async () => {
         const row = await read(({ sql }) =>
-          sql.get(
+          sql.get<{ x: number }>(
             `SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`,
             agent.agentId,
           ),
@@ -134,14 +151,6 @@ export async function readInbox(
     });
     if (arrived) result = await take();
   }
-  const messages = result.batch.map((r) => ({
-    message_id: r.uid,
-    seq: Number(r.id),
-    from: senderLabel(r.senderKind, r.senderAgentId),
-    from_name: r.fromName,
-    kind: r.kind,
-    content: r.content,
-    created_at: new Date(r.createdAt).toISOString(),
-  }));
+  const messages = result.batch;
   return { messages, ack: messages.at(-1)?.seq ?? input.ack ?? 0, more: result.more };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
+import { type SqlBool, type SqlInt, toBool, toInt } from "@/lib/db/rows";
 import { isTerminated } from "@/lib/domain/agents/terminated";
 import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
@@ -15,14 +16,15 @@ export const sendMessageInput = z.strictObject({
 
 export const sendMessageOutput = z.object({ delivered: z.literal(true), message_id: z.string() });
 
+/** Hand-written SQL: send_message is a hot path (docs/database.md). */
 type Recipient = {
   id: number;
   goalId: number;
   status: string;
-  terminateConsumed: number | boolean;
+  terminateConsumed: SqlBool;
   leaderId: number | null;
-  reviewPending: number | boolean;
-  terminationRequested: number | boolean;
+  reviewPending: SqlBool;
+  terminationRequested: SqlBool;
 };
 
 /**
@@ -62,12 +64,12 @@ export async function sendMessage(
         },
       );
     }
-    const pending = await u.sql.get<{ n: number }>(
+    const pending = await u.sql.get<{ n: SqlInt }>(
       `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
       to.id,
     );
     const cap = env().SWITCHBOARD_INBOX_CAP;
-    if (Number(pending?.n ?? 0) >= cap) {
+    if (toInt(pending?.n ?? 0) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
       });
@@ -84,7 +86,7 @@ export async function sendMessage(
       agentId: from.agentId,
       data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
     });
-    if (to.leaderId === from.agentId && (to.reviewPending || to.terminationRequested)) {
+    if (to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested))) {
       await leaderResponded(u, {
         goalId: from.goalId,
         leaderId: from.agentId,

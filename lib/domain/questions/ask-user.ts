@@ -20,7 +20,10 @@ import {
 
 type Asker = { agentId: number; goalId: number };
 
-/** Serialize question creation per asker on PostgreSQL (SQLite write units are serialized already). */
+/**
+ * Serialize question creation per asker on PostgreSQL (SQLite write units are serialized already).
+ * Hand-written SQL: an advisory lock is a statement Prisma cannot make (docs/database.md, rule 2).
+ */
 async function lockAsker(u: Unit, agentId: number) {
   if (u.sql.postgres)
     await u.sql.get(`SELECT pg_advisory_xact_lock(?::int, ?::int)::text AS locked`, 4_004_004, agentId);

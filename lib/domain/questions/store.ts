@@ -72,16 +72,16 @@ export function notifyQuestion(u: Unit, q: { id: string; ownerId: number | null 
 export async function nextHolder(u: ReadUnit, agentId: number): Promise<number | null> {
   let current: number | null = agentId;
   for (let hops = 0; current !== null && hops < 64; hops++) {
-    const a: { leaderId: number | null } | undefined = await u.sql.get<{ leaderId: number | null }>(
-      `SELECT "leaderId" FROM "Agent" WHERE id = ?`,
-      current,
-    );
+    const a: { leaderId: number | null } | null = await u.db.agent.findUnique({
+      where: { id: current },
+      select: { leaderId: true },
+    });
     const leaderId: number | null = a?.leaderId ?? null;
     if (leaderId === null) return null;
-    const leader = await u.sql.get<{ status: string; terminateConsumed: number | boolean }>(
-      `SELECT status, "terminateConsumed" FROM "Agent" WHERE id = ?`,
-      leaderId,
-    );
+    const leader = await u.db.agent.findUnique({
+      where: { id: leaderId },
+      select: { status: true, terminateConsumed: true },
+    });
     if (leader && !isTerminated(leader)) return leaderId;
     current = leaderId;
   }
@@ -128,9 +128,6 @@ export function inboxQuestionText(
 export async function agentNames(u: ReadUnit, ids: number[]): Promise<Map<number, string>> {
   const unique = [...new Set(ids)];
   if (unique.length === 0) return new Map();
-  const rows = await u.sql.all<{ id: number; name: string }>(
-    `SELECT id, name FROM "Agent" WHERE id IN (${unique.map(() => "?").join(", ")})`,
-    ...unique,
-  );
-  return new Map(rows.map((r) => [Number(r.id), r.name]));
+  const rows = await u.db.agent.findMany({ where: { id: { in: unique } }, select: { id: true, name: true } });
+  return new Map(rows.map((r) => [r.id, r.name]));
 }

@@ -46,12 +46,11 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
       agentId,
       data: { state: "terminated", reason: "owner_approved", qid: q.id },
     });
-    const completed = await u.sql.run(
-      `UPDATE "Goal" SET status = 'completed', "updatedAt" = ? WHERE id = ? AND status NOT IN ('completed', 'cancelled')`,
-      new Date(),
-      q.goalId,
-    );
-    if (completed > 0) {
+    const completed = await u.db.goal.updateMany({
+      where: { id: q.goalId, status: { notIn: ["completed", "cancelled"] } },
+      data: { status: "completed", updatedAt: new Date() },
+    });
+    if (completed.count > 0) {
       await appendEvent(u, { goalId: q.goalId, name: "goal_completed", agentId, data: { qid: q.id } });
       await postToGoalChannel(
         u,

@@ -43,16 +43,16 @@ export async function consumeTerminate(
   agent: { agentId: number; goalId: number },
   how: "read" | "watchdog_grace",
 ): Promise<boolean> {
-  const changed = await u.sql.run(
-    `UPDATE "Agent" SET "terminateConsumed" = ?, status = 'terminated', "reviewPending" = ?, "terminationRequested" = ?
-     WHERE id = ? AND "terminateConsumed" = ?`,
-    true,
-    false,
-    false,
-    agent.agentId,
-    false,
-  );
-  if (changed === 0) return false;
+  const { count } = await u.db.agent.updateMany({
+    where: { id: agent.agentId, terminateConsumed: false },
+    data: {
+      terminateConsumed: true,
+      status: "terminated",
+      reviewPending: false,
+      terminationRequested: false,
+    },
+  });
+  if (count === 0) return false;
   await appendEvent(u, {
     goalId: agent.goalId,
     name: "agent_completed",

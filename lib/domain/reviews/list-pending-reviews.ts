@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type ReadUnit, read } from "@/lib/db";
+import { type SqlDate, toDate } from "@/lib/db/rows";
 
 export const listPendingReviewsInput = z.strictObject({});
 
@@ -15,18 +16,18 @@ export const pendingReview = z.object({
 /** The contract returns a bare list; MCP structured content must be an object, so it is wrapped. */
 export const listPendingReviewsOutput = z.object({ reviews: z.array(pendingReview) });
 
-type Row = {
+type PendingChild = {
   id: number;
   name: string;
   role: string;
   skill: string | null;
-  reviewPendingAt: Date | string | null;
+  reviewPendingAt: Date | null;
   reviewDetail: string | null;
 };
 
 /** Direct children of `leaderId` (members of teams it leads, or agents it leads) with a pending review. */
-export async function pendingChildren(u: ReadUnit, leaderId: number): Promise<Row[]> {
-  return u.sql.all<Row>(
+export async function pendingChildren(u: ReadUnit, leaderId: number): Promise<PendingChild[]> {
+  const rows = await u.sql.all<Omit<PendingChild, "reviewPendingAt"> & { reviewPendingAt: SqlDate | null }>(
     `SELECT a.id, a.name, a.role, a.skill, a."reviewPendingAt", a."reviewDetail" FROM "Agent" a
      WHERE a."reviewPending" = ? AND a.id <> ?
        AND (a."leaderId" = ? OR a."teamId" IN (SELECT t.id FROM "Team" t WHERE t."leaderId" = ?))`,
@@ -35,6 +36,10 @@ export async function pendingChildren(u: ReadUnit, leaderId: number): Promise<Ro
     leaderId,
     leaderId,
   );
+  return rows.map((r) => ({
+    ...r,
+    reviewPendingAt: r.reviewPendingAt === null ? null : toDate(r.reviewPendingAt),
+  }));
 }
 
 /** `list_pending_reviews`: oldest pending review first; entries without a timestamp last. */
@@ -42,7 +47,7 @@ export async function listPendingReviews(caller: { agentId: number }) {
   const rows = await read((u) => pendingChildren(u, caller.agentId));
   const now = Date.now();
   const reviews = rows.map((r) => {
-    const ts = r.reviewPendingAt ? new Date(r.reviewPendingAt).getTime() / 1000 : null;
+    const ts = r.reviewPendingAt ? r.reviewPendingAt.getTime() / 1000 : null;
     return {
       agent_id: String(r.id),
       role: r.skill ?? r.role,

@@ -1,4 +1,5 @@
 import { read, write } from "@/lib/db";
+import { type SqlDate, toDate } from "@/lib/db/rows";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -20,7 +21,8 @@ export const REVIEW_GATE_ALLOW = new Set([
   "whoami",
 ]);
 
-type GateRow = { lastToolCallAt: Date | string | null; waiting: string | null };
+/** Hand-written SQL: the gate runs before every agent tool call (docs/database.md). */
+type GateRow = { lastToolCallAt: SqlDate | null; waiting: string | null };
 
 /**
  * Runs before every agent tool call: records `lastToolCallAt` (at most one small UPDATE, only when the
@@ -51,7 +53,7 @@ export async function beforeAgentTool(
           ),
         );
   if (!row) return;
-  const last = row.lastToolCallAt ? new Date(row.lastToolCallAt).getTime() : 0;
+  const last = row.lastToolCallAt ? toDate(row.lastToolCallAt).getTime() : 0;
   const touchMs = env().SWITCHBOARD_TOOL_CALL_TOUCH_S * 1000;
   const touch = now.getTime() - last >= touchMs;
   if (!row.waiting) {

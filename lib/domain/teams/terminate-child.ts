@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
-import { isTerminated, notTerminatedSql } from "@/lib/domain/agents/terminated";
+import { isTerminated, notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { finishAgentTask } from "@/lib/domain/plans/plan-state";
@@ -37,15 +37,11 @@ export async function postSentinels(
   });
   for (const c of children) posted.push(...(await postSentinels(u, c.id, "cascade", cascadeFrom ?? agentId)));
   // Claim first (a conditional update): concurrent terminations of one agent post one sentinel.
-  const claimed = await u.sql.run(
-    `UPDATE "Agent" SET "terminatePostedAt" = ?, "reviewPending" = ?, "terminationRequested" = ?
-     WHERE id = ? AND "terminatePostedAt" IS NULL AND ${notTerminatedSql()}`,
-    new Date(),
-    false,
-    false,
-    agentId,
-  );
-  if (claimed === 0) return posted;
+  const claimed = await u.db.agent.updateMany({
+    where: { id: agentId, terminatePostedAt: null, ...notTerminatedWhere },
+    data: { terminatePostedAt: new Date(), reviewPending: false, terminationRequested: false },
+  });
+  if (claimed.count === 0) return posted;
   const a = await u.db.agent.findUniqueOrThrow({ where: { id: agentId } });
   await insertMessage(u, {
     goalId: a.goalId,

@@ -1,4 +1,5 @@
 import type { ReadUnit } from "@/lib/db";
+import { type SqlBool, type SqlDate, toBool, toDate } from "@/lib/db/rows";
 import { notTerminatedSql } from "@/lib/domain/agents/terminated";
 
 /** An agent the watchdog looks at: one that has not terminated, in a goal still under way. */
@@ -8,26 +9,42 @@ export type Candidate = {
   leaderId: number | null;
   name: string;
   teamId: string | null;
-  createdAt: Date | string;
-  lastToolCallAt: Date | string | null;
-  reviewPending: boolean | number;
-  reviewPendingAt: Date | string | null;
+  createdAt: Date;
+  lastToolCallAt: Date | null;
+  reviewPending: boolean;
+  reviewPendingAt: Date | null;
   reviewStage: number;
-  reviewStageAt: Date | string | null;
-  terminationRequested: boolean | number;
-  terminationRequestedAt: Date | string | null;
+  reviewStageAt: Date | null;
+  terminationRequested: boolean;
+  terminationRequestedAt: Date | null;
   termReqStage: number;
-  termReqStageAt: Date | string | null;
+  termReqStageAt: Date | null;
   idleStage: number;
-  idleStageAt: Date | string | null;
-  terminatePostedAt: Date | string | null;
+  idleStageAt: Date | null;
+  terminatePostedAt: Date | null;
   /** Leads nobody (no follower, no team): only leaves can be idle. */
-  leaf: number | boolean;
+  leaf: boolean;
 };
 
-/** Every agent the watchdog watches, with its ladders. */
-export function watchdogCandidates(u: ReadUnit): Promise<Candidate[]> {
-  return u.sql.all<Candidate>(
+/** The SQL row of a candidate: its dates and flags as the provider returns them. */
+type Row = {
+  [K in keyof Candidate]: Candidate[K] extends Date
+    ? SqlDate
+    : Candidate[K] extends Date | null
+      ? SqlDate | null
+      : Candidate[K] extends boolean
+        ? SqlBool
+        : Candidate[K];
+};
+
+const date = (v: SqlDate | null) => (v === null ? null : toDate(v));
+
+/**
+ * Every agent the watchdog watches, with its ladders. Hand-written SQL: the watchdog scan is a hot path
+ * and a read across tables (docs/database.md).
+ */
+export async function watchdogCandidates(u: ReadUnit): Promise<Candidate[]> {
+  const rows = await u.sql.all<Row>(
     `SELECT a.id, a."goalId", a."leaderId", a.name, a."teamId", a."createdAt", a."lastToolCallAt",
             a."reviewPending", a."reviewPendingAt", a."reviewStage", a."reviewStageAt",
             a."terminationRequested", a."terminationRequestedAt", a."termReqStage", a."termReqStageAt",
@@ -37,4 +54,18 @@ export function watchdogCandidates(u: ReadUnit): Promise<Candidate[]> {
      FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId"
      WHERE ${notTerminatedSql("a")} AND g.status NOT IN ('completed', 'cancelled')`,
   );
+  return rows.map((r) => ({
+    ...r,
+    createdAt: toDate(r.createdAt),
+    lastToolCallAt: date(r.lastToolCallAt),
+    reviewPending: toBool(r.reviewPending),
+    reviewPendingAt: date(r.reviewPendingAt),
+    reviewStageAt: date(r.reviewStageAt),
+    terminationRequested: toBool(r.terminationRequested),
+    terminationRequestedAt: date(r.terminationRequestedAt),
+    termReqStageAt: date(r.termReqStageAt),
+    idleStageAt: date(r.idleStageAt),
+    terminatePostedAt: date(r.terminatePostedAt),
+    leaf: toBool(r.leaf),
+  }));
 }

@@ -20,7 +20,7 @@ import type { WatchdogTimings } from "./timings";
  */
 export type Step = (u: Unit) => Promise<boolean>;
 
-const ms = (d: Date | string | null) => (d === null ? 0 : new Date(d).getTime());
+const ms = (d: Date | null) => (d === null ? 0 : d.getTime());
 
 /** The next step of a ladder, if it is due: 1 and 2 are pings, 3 is the escalation to the owner. */
 function due(stage: number, startedAt: number, stageAt: number, now: Date, firstS: number, everyS: number) {
