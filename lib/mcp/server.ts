@@ -64,9 +64,6 @@ export function errorResult(e: DomainError): CallToolResult {
   };
 }
 
-/** Lives in `@/lib/errors`; re-exported for existing imports. */
-export { zodToDomain };
-
 async function callTool(
   tool: AnyTool,
   caller: Caller,

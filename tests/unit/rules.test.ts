@@ -4,8 +4,8 @@ import { test } from "node:test";
 import { z } from "zod";
 import { agentStatus } from "@/lib/domain/agents/agents";
 import { nextFreeSlug, slugify } from "@/lib/domain/goals/create-goal";
+import { zodToDomain } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, hashSecret, newSecret } from "@/lib/ids";
-import { zodToDomain } from "@/lib/mcp/server";
 
 test("slugify lowercases, joins words with '-', trims, and never returns empty", () => {
   assert.equal(slugify("Keep the Docs  Accurate!"), "keep-the-docs-accurate");
