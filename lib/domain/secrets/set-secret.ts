@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { retryOnUniqueViolation, write } from "@/lib/db";
+import { read, retryOnUniqueViolation, write } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { satisfyOpenRequests } from "./satisfy-requests";
 import { scopeType, secretName, secretValue } from "./schemas";
@@ -47,4 +47,31 @@ export async function setSecret(ownerId: number, input: z.input<typeof setSecret
       }),
     3,
   );
+}
+
+/**
+ * The operator's `switchboard secret set`: the owner is the scope's own (a user id for `user`, the goal's
+ * owner for an agent or a task); a scope that does not exist is `not_found`.
+ */
+export async function setSecretAsOperator(input: z.input<typeof setSecretInput>) {
+  const data = setSecretInput.parse(input);
+  const ownerId = await read(async (u) => {
+    if (data.scope_type === "user") {
+      const user = await u.db.user.findUnique({ where: { id: data.scope_id }, select: { id: true } });
+      return user?.id;
+    }
+    const row =
+      data.scope_type === "agent"
+        ? await u.db.agent.findUnique({
+            where: { id: data.scope_id },
+            select: { goal: { select: { ownerId: true } } },
+          })
+        : await u.db.goalTask.findUnique({
+            where: { id: data.scope_id },
+            select: { goal: { select: { ownerId: true } } },
+          });
+    return row?.goal.ownerId;
+  });
+  if (ownerId === undefined) throw notFound(`${data.scope_type} scope ${data.scope_id}`);
+  return setSecret(ownerId, data);
 }
