@@ -4,6 +4,8 @@
 // the value is nowhere but in the launch environment (MCP results, REST bodies, log lines, every table, the
 // SQLite file).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -451,6 +453,17 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
       if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f).includes(CANARY), path.basename(f));
     }
   }
-  // …and yet the launch gets it.
-  assert.equal((await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1])).SUPPLY_ME, CANARY);
+  // …and yet a process launched with the map has it (what the runner will do, issue 11): the child proves it
+  // by a digest, so the value itself never crosses back.
+  const envMap = await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1]);
+  const digest = (v: string) => createHash("sha256").update(v).digest("hex");
+  const child = spawnSync(
+    process.execPath,
+    [
+      "-e",
+      "process.stdout.write(require('node:crypto').createHash('sha256').update(process.env.SUPPLY_ME ?? '').digest('hex'))",
+    ],
+    { env: { ...process.env, ...envMap }, encoding: "utf8" },
+  );
+  assert.equal(child.stdout, digest(CANARY));
 });

@@ -5,6 +5,8 @@ import { notFound } from "@/lib/errors";
 import { decryptValue } from "./crypto";
 import { PRECEDENCE, type ScopeType } from "./schemas";
 
+// issue 11: the runner calls this once per agent launch (with the task it runs, if any) and merges the map
+// into the child's environment only; it must not log it, and a secret_undecryptable fails that launch.
 /**
  * The secrets of one launch of `agentId` (for `taskId`, when it runs one): an environment map
  * NAME → value with precedence task > agent > user for the same name. Revoked secrets are not delivered.
@@ -14,8 +16,6 @@ import { PRECEDENCE, type ScopeType } from "./schemas";
  * The one caller is the runner at launch (issue 11), which puts the map into the child's environment and
  * nowhere else (not in its log, not in an event, not in a message). Never expose this over MCP or REST.
  */
-// issue 11: the runner calls this once per agent launch (with the task it runs, if any) and merges the map
-// into the child's environment only; it must not log it, and a secret_undecryptable fails that launch.
 export async function secretsForLaunch(agentId: number, taskId?: number): Promise<Record<string, string>> {
   return write(async (u) => {
     const agent = await u.db.agent.findUnique({
