@@ -412,7 +412,7 @@ export const CATALOGUE = {
   ),
   secret_undecryptable: entry(
     500,
-    ["rest", "cli"],
+    ["cli"],
     "A stored secret failed to decrypt (details.secret_id): a wrong key, or a ciphertext altered or moved to another row.",
     "Supply the value again (replace it on the Secrets page), or restore the right key (docs/secrets.md).",
   ),
