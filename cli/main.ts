@@ -115,6 +115,50 @@ agent
     out(api_key);
   });
 
+// issue 14: secrets (docs/secrets.md). The value comes from stdin, never from argv (argv is visible in ps).
+async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) say("reading the value from stdin; end with Ctrl-D");
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks)
+    .toString("utf8")
+    .replace(/\r?\n$/, "");
+}
+
+const secret = program.command("secret").description("secrets (values are read from stdin)");
+secret
+  .command("set")
+  .description(
+    "set or replace a secret; the value is read from stdin; prints {name, scope, scope_id, version}",
+  )
+  .requiredOption("--scope <scope>", "user | agent | task")
+  .requiredOption("--id <id>", "the user, agent or task id", positiveInt)
+  .argument("<name>", "the secret's name, e.g. STRIPE_API_KEY")
+  .action(async (name: string, o: { scope: string; id: number }) => {
+    const value = await readStdin();
+    const { setSecretAsOperator } = await lib(() => import("@/lib/domain/secrets/set-secret"));
+    const r = await setSecretAsOperator({ scope_type: o.scope as "user", scope_id: o.id, name, value });
+    out({ name: r.name, scope: r.scope, scope_id: r.scope_id, version: r.version });
+  });
+secret
+  .command("rotate-key")
+  .description(
+    "re-encrypt every secret with a new key (with the key file: generated and swapped in; with SWITCHBOARD_SECRET_KEY: the new key is read from stdin); restart the servers afterwards",
+  )
+  .action(async () => {
+    const [{ rotateSecretKey }, { env }] = await lib(() =>
+      Promise.all([import("@/lib/domain/secrets/rotate-key"), import("@/lib/env")]),
+    );
+    const fromEnv = env().SWITCHBOARD_SECRET_KEY !== undefined;
+    const r = await rotateSecretKey(fromEnv ? await readStdin() : undefined);
+    say(
+      fromEnv
+        ? `${r.rotated} secrets re-encrypted: set SWITCHBOARD_SECRET_KEY to the new key and restart every server`
+        : `${r.rotated} secrets re-encrypted; the key file was replaced: restart every server`,
+    );
+    out({ rotated: r.rotated });
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

@@ -60,6 +60,14 @@ const schema = z.object({
   // The production server (server/main.ts, `npm start`); PORT is above.
   /** Interface to listen on. */
   HOSTNAME: z.string().default("0.0.0.0"),
+  // issue 14: secrets (docs/secrets.md)
+  /** The key that encrypts secrets: base64 of exactly 32 bytes. Unset: a key file in the data directory. */
+  SWITCHBOARD_SECRET_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^[A-Za-z0-9+/]{43}=$/.test(v.trim()), {
+      message: "must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)",
+    }),
 });
 
 export type Env = z.infer<typeof schema>;

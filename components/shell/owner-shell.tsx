@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
 import { QuestionsNavLink } from "@/components/questions/questions-nav-link";
+import { RequestsNavLink } from "@/components/secrets/requests-nav-link";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { NavLink } from "./nav-link";
 
@@ -22,8 +23,10 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/goals">Goals</NavLink>
             <NavLink href="/approvals">Approvals</NavLink>
             <QuestionsNavLink />
+            <RequestsNavLink />
             <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
+            <NavLink href="/secrets">Secrets</NavLink>
           </div>
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm text-slate-300" data-testid="owner-email">

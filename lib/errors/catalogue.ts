@@ -396,6 +396,26 @@ export const CATALOGUE = {
     "The name is taken: a skill of that name, or an agent of that name in the goal, exists already.",
     "Pick another name, or edit the existing one.",
   ),
+
+  // ── issue 14: secrets (docs/secrets.md) ─────────────────────────────────────────────────────────────
+  request_not_open: entry(
+    409,
+    ["rest", "form"],
+    "The resource request was already supplied or declined (details.status).",
+    "Reload: the request was decided already. Manage the value on the Secrets page.",
+  ),
+  secret_key_invalid: entry(
+    500,
+    ["rest", "form", "cli"],
+    "The secret key file in the data directory is not the base64 of exactly 32 bytes; nothing is stored unencrypted.",
+    "Restore the key file from your backup, or set SWITCHBOARD_SECRET_KEY (docs/secrets.md).",
+  ),
+  secret_undecryptable: entry(
+    500,
+    ["cli"],
+    "A stored secret failed to decrypt (details.secret_id): a wrong key, or a ciphertext altered or moved to another row.",
+    "Supply the value again (replace it on the Secrets page), or restore the right key (docs/secrets.md).",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

@@ -5,6 +5,7 @@ import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
 import { OwnerMessageForm } from "@/components/questions/owner-message-form";
+import { GoalRequestsPanel } from "@/components/secrets/goal-requests-panel";
 import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
 import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
 import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
@@ -45,6 +46,7 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
     <div className="space-y-6">
       <GoalHeader goal={goal} />
       <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
+      <GoalRequestsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel agents={rows} />
       <TaskTreePanel goalId={goal.id} />
       <OwnerMessageForm agents={agents} />

@@ -39,3 +39,20 @@ export async function postToGoalChannel(
     meta,
   });
 }
+
+/** The one `#requests` channel (issue 14): `request_resource` posts, each tied to its goal (`goalId`). */
+export const REQUESTS_CHANNEL = "requests";
+
+/** The id of `#requests`, created on first use (a unique name, so concurrent creators converge). */
+export async function requestsChannelId(u: Unit): Promise<number> {
+  const found = await u.sql.get<{ id: number }>(`SELECT id FROM "Channel" WHERE name = ?`, REQUESTS_CHANNEL);
+  if (found) return Number(found.id);
+  const row = await u.sql.get<{ id: number }>(
+    `INSERT INTO "Channel" (name, kind, "createdAt") VALUES (?, 'requests', ?)
+     ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind RETURNING id`,
+    REQUESTS_CHANNEL,
+    new Date(),
+  );
+  if (!row) throw new Error("requests channel: no id");
+  return Number(row.id);
+}

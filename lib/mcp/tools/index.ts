@@ -2,6 +2,7 @@ import type { AnyTool } from "../registry";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
 import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
+import { listResourcesTool, requestResourceTool } from "./secrets";
 import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { TEAM_TOOLS } from "./teams";
 import { whoamiTool } from "./whoami";
@@ -24,4 +25,7 @@ export const TOOLS: AnyTool[] = [
   answerQuestionTool,
   escalateQuestionTool,
   ...TEAM_TOOLS,
+  // issue 14: secrets (names and availability only; values never cross MCP)
+  requestResourceTool,
+  listResourcesTool,
 ];
