@@ -227,7 +227,9 @@ class ClaudeCodeSession implements AgentSession {
       abortController: this.abort,
       systemPrompt: l.systemPrompt,
       model: l.model,
-      permissionMode: mode,
+      // `dontAsk` denies what is not pre-approved without a word; `default` with canUseTool below does the
+      // same and reports each denial as an event.
+      permissionMode: mode === "dontAsk" ? "default" : mode,
       allowDangerouslySkipPermissions: mode === "bypassPermissions",
       allowedTools: l.allowedTools ?? [],
       disallowedTools: [...Object.keys(DISALLOWED_ALIASES), ...RUNNER_FED_HIDDEN_HUB_TOOLS],
