@@ -235,6 +235,63 @@ test("AskUserQuestion is redirected to ask_user, Claude Code's own team tools an
   assert.equal(ev.events.at(-1)?.type, "exit");
 });
 
+test("a blocking ask_user from the session waits for the owner's answer and returns it to the model", {
+  skip,
+}, async () => {
+  const coordinator = team.agents[0];
+  assert.ok(coordinator);
+  const question = {
+    question: "Which database?",
+    header: "DB",
+    multiSelect: false,
+    options: [
+      { label: "SQLite", description: "one file" },
+      { label: "PostgreSQL", description: "a server" },
+    ],
+  };
+  model.setScript([
+    {
+      when: { userSays: "DECIDE" },
+      reply: { tools: [{ name: hubTool("ask_user"), input: { questions: [question] } }] },
+    },
+    {
+      when: { afterTool: hubTool("ask_user") },
+      reply: (r) => ({ text: `Going with: ${r.toolResults[0]?.text}` }),
+    },
+  ]);
+  // The coordinator's leader is the owner: its question goes straight to the owner's gateway.
+  const session = await runtime().start(launch({ agentId: Number(coordinator.id), apiKey: coordinator.key }));
+  const ev = collect(session);
+  await session.deliver("DECIDE which database to use.");
+  const call = await ev.until(is("tool_called", (e) => e.name === hubTool("ask_user")));
+
+  const auth = { authorization: `Bearer ${team.token}`, "content-type": "application/json" };
+  let qid: string | undefined;
+  while (!qid) {
+    const r = await server.fetch("/api/questions?status=pending", { headers: auth });
+    qid = ((await r.json()) as { questions: { qid: string }[] }).questions[0]?.qid;
+    if (!qid) await new Promise((res) => setTimeout(res, 100)); // polling for the condition
+  }
+  assert.equal(
+    ev.events.filter(is("tool_result", (e) => e.toolUseId === call.toolUseId)).length,
+    0,
+    "still waiting",
+  );
+  const answered = await server.fetch(`/api/questions/${qid}/answer`, {
+    method: "POST",
+    headers: auth,
+    body: JSON.stringify({ answers: [{ selected_labels: ["SQLite"] }] }),
+  });
+  assert.equal(answered.status, 200);
+  const result = await ev.until(is("tool_result", (e) => e.toolUseId === call.toolUseId));
+  assert.equal(result.isError, false, result.content);
+  assert.match(result.content, /DB: SQLite/);
+  await ev.until(is("assistant_text", (e) => e.text.startsWith("Going with:") && e.text.includes("SQLite")));
+  await ev.until(is("turn.end"));
+  await session.stop();
+  await ev.done;
+});
+
 test("kill() ends a session at once, mid-turn", { skip }, async () => {
   let release: () => void = () => {};
   const held = new Promise<void>((r) => {
