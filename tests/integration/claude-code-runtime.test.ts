@@ -314,18 +314,26 @@ test("kill() ends a session at once, mid-turn", { skip }, async () => {
   assert.equal(exit?.type, "exit");
   assert.equal(exit?.type === "exit" && exit.signal, "SIGKILL");
   assert.equal(ev.events.filter((e) => e.type === "turn.end").length, 0);
+  await assert.rejects(session.deliver("after the kill"), /ended/);
 });
 
-test("a relaunch with resumeSessionId continues the saved conversation", { skip }, async () => {
+test("a relaunch with resumeSessionId continues the saved conversation, charging only its new turns", {
+  skip,
+}, async () => {
+  const fixedUsage = { input_tokens: 2000, output_tokens: 100 };
   model.setScript([
-    { when: { userSays: "REMEMBER" }, reply: { text: "Noted: the code word is PELICAN." } },
-    { when: { userSays: "RECALL" }, reply: { text: "PELICAN" } },
+    {
+      when: { userSays: "REMEMBER" },
+      reply: { text: "Noted: the code word is PELICAN.", usage: fixedUsage },
+    },
+    { when: { userSays: "RECALL" }, reply: { text: "PELICAN", usage: fixedUsage } },
   ]);
   const workspace = tempWorkspace();
   const first = await runtime().start(launch({ workspace }));
   const ev1 = collect(first);
   await first.deliver("REMEMBER the code word.");
   const { sessionId } = await ev1.until(is("session"));
+  const before = await ev1.until(is("turn.usage"));
   await ev1.until(is("turn.end"));
   await first.stop();
   await ev1.done;
@@ -339,6 +347,15 @@ test("a relaunch with resumeSessionId continues the saved conversation", { skip 
     req.messages.some((m) => JSON.stringify(m.content).includes("PELICAN")),
     "the earlier turn is in the resumed conversation",
   );
+  const resumed = await ev2.until(is("turn.usage"));
+  assert.equal(resumed.inputTokens, 2000);
+  assert.ok((before.costUsd ?? 0) > 0);
+  assert.equal(
+    resumed.costUsd,
+    before.costUsd,
+    "the same usage costs the same; earlier turns are not charged again",
+  );
+  assert.equal(ev2.events.find(is("session"))?.sessionId, sessionId, "the same session");
   await ev2.until(is("turn.end"));
   await second.stop();
   await ev2.done;

@@ -2,7 +2,7 @@
 // the JSON form, HEAD /), and its scripts pick replies from the request. The runtime's tool policy too.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { passedEnv } from "@/lib/runner/runtimes/claude-code";
+import { claudeCodeRuntime, passedEnv } from "@/lib/runner/runtimes/claude-code";
 import {
   ASK_USER_QUESTION_REDIRECTED,
   DISALLOWED_ALIAS_DENIED,
@@ -168,4 +168,22 @@ test("an agent program inherits the model client's variables, never the hub's se
     "PATH",
     "https_proxy",
   ]);
+});
+
+test("a launch with a permission mode Claude Code does not know fails at start, before any process", async () => {
+  await assert.rejects(
+    claudeCodeRuntime({ baseEnv: {} }).start({
+      agentId: 1,
+      goalId: 1,
+      name: "a",
+      role: "r",
+      mcpUrl: "http://127.0.0.1:1/mcp",
+      apiKey: "k",
+      systemPrompt: "",
+      workspace: "/nonexistent/never-created",
+      env: {},
+      permissionMode: "yolo",
+    }),
+    /unknown permission mode "yolo"/,
+  );
 });

@@ -86,6 +86,13 @@ const PERMISSION_MODES = new Set<PermissionMode>([
   "dontAsk",
 ]);
 
+function permissionMode(l: AgentLaunch): PermissionMode {
+  const mode = (l.permissionMode ?? "default") as PermissionMode;
+  if (!PERMISSION_MODES.has(mode))
+    throw new Error(`claude-code: unknown permission mode "${l.permissionMode}"`);
+  return mode;
+}
+
 /** Longest text of one tool result carried in an event (the transcript is bounded). */
 export const TOOL_RESULT_MAX_CHARS = 8_000;
 
@@ -110,6 +117,26 @@ function savedSession(configDir: string, sessionId: string): boolean {
   return fs.readdirSync(projects).some((d) => fs.existsSync(path.join(projects, d, `${sessionId}.jsonl`)));
 }
 
+/**
+ * The session's running list-price total as of its last turn, kept beside its config directory: Claude Code
+ * starts a resumed session from the totals its transcript saved, so the first turn after a resume would
+ * otherwise be charged the whole earlier conversation again.
+ */
+const costFile = (workspace: string) => path.join(workspace, ".switchboard", "session-cost.json");
+
+function savedCost(workspace: string, sessionId: string): number {
+  try {
+    const saved = JSON.parse(fs.readFileSync(costFile(workspace), "utf8")) as Record<string, number>;
+    return typeof saved[sessionId] === "number" ? saved[sessionId] : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function saveCost(workspace: string, sessionId: string, total: number): void {
+  fs.writeFileSync(costFile(workspace), JSON.stringify({ [sessionId]: total }));
+}
+
 /** The first user message of the session's streaming input. */
 function userMessage(text: string): SDKUserMessage {
   return {
@@ -122,7 +149,11 @@ function userMessage(text: string): SDKUserMessage {
 class ClaudeCodeSession implements AgentSession {
   readonly fedByRunner = true;
   private readonly out = new AsyncQueue<RuntimeEvent>();
-  private readonly input = new AsyncQueue<{ message: SDKUserMessage; accepted: () => void }>();
+  private readonly input = new AsyncQueue<{
+    message: SDKUserMessage;
+    accepted: () => void;
+    refused: (e: Error) => void;
+  }>();
   private readonly abort = new AbortController();
   private child: ChildProcess | undefined;
   private childExit: Promise<{ code: number | null; signal: string | null }> | undefined;
@@ -154,7 +185,9 @@ class ClaudeCodeSession implements AgentSession {
   deliver(text: string): Promise<void> {
     if (this.input.closed)
       return Promise.reject(new Error("the session has ended; nothing can be delivered"));
-    return new Promise((accepted) => this.input.push({ message: userMessage(text), accepted }));
+    return new Promise((accepted, refused) =>
+      this.input.push({ message: userMessage(text), accepted, refused }),
+    );
   }
 
   async stop(): Promise<void> {
@@ -192,9 +225,10 @@ class ClaudeCodeSession implements AgentSession {
       fs.copyFileSync(creds, path.join(configDir, ".credentials.json"));
       fs.chmodSync(path.join(configDir, ".credentials.json"), 0o600);
     }
-    const mode = (l.permissionMode ?? "default") as PermissionMode;
-    if (!PERMISSION_MODES.has(mode))
-      throw new Error(`claude-code: unknown permission mode "${l.permissionMode}"`);
+    const resume =
+      l.resumeSessionId && savedSession(configDir, l.resumeSessionId) ? l.resumeSessionId : undefined;
+    if (resume) this.costSoFar = savedCost(l.workspace, resume);
+    const mode = permissionMode(l);
 
     const denyHook: HookCallback = async (input) => {
       if (input.hook_event_name !== "PreToolUse") return {};
@@ -249,7 +283,7 @@ class ClaudeCodeSession implements AgentSession {
       mcpServersDelivery: "initialize",
       strictMcpConfig: true,
       settingSources: [],
-      resume: l.resumeSessionId && savedSession(configDir, l.resumeSessionId) ? l.resumeSessionId : undefined,
+      resume,
       pathToClaudeCodeExecutable: this.opts.pathToClaudeCodeExecutable,
       env: {
         ...passedEnv(this.opts.baseEnv ?? {}),
@@ -290,6 +324,8 @@ class ClaudeCodeSession implements AgentSession {
       if (!this.killed) error = e instanceof Error ? e.message : String(e);
     }
     this.input.close();
+    for (const item of this.input.drain())
+      item.refused(new Error("the session ended before this was delivered"));
     const exit = this.childExit ? await this.childExit : { code: null, signal: null };
     if (!error && exit.code !== 0 && exit.code !== null && this.stderrTail) error = this.stderrTail.trim();
     this.out.push({ type: "exit", code: exit.code, signal: exit.signal, ...(error ? { error } : {}) });
@@ -339,6 +375,9 @@ class ClaudeCodeSession implements AgentSession {
         // `usage` is this turn's; `total_cost_usd` and `modelUsage` run over the whole session.
         const turnCost = Math.max(0, m.total_cost_usd - this.costSoFar);
         this.costSoFar = m.total_cost_usd;
+        try {
+          saveCost(this.launch.workspace, m.session_id, m.total_cost_usd);
+        } catch {} // a lost figure only overcharges the first turn after a resume
         const models = Object.keys(m.modelUsage ?? {});
         this.out.push({
           type: "turn.usage",
@@ -370,6 +409,7 @@ export function claudeCodeRuntime(opts: ClaudeCodeRuntimeOptions = {}): Runtime 
   return {
     name: "claude-code",
     async start(launch) {
+      permissionMode(launch); // a template error fails the launch, not the session later
       fs.mkdirSync(launch.workspace, { recursive: true });
       return new ClaudeCodeSession(launch, o);
     },

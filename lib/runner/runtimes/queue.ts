@@ -14,6 +14,11 @@ export class AsyncQueue<T> implements AsyncIterable<T> {
     this.wake?.();
   }
 
+  /** Takes out what nobody has consumed yet. */
+  drain(): T[] {
+    return this.items.splice(0);
+  }
+
   close(): void {
     this.done = true;
     this.wake?.();
