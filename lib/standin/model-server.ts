@@ -63,6 +63,11 @@ export type Usage = {
 
 /** When a step applies. Every given condition must hold. */
 export type StepWhen = {
+  /**
+   * The system prompt contains this (string) or matches it (RegExp). One stand-in serves every agent of a
+   * team: the system prompt, which names the agent, tells them apart.
+   */
+  systemSays?: string | RegExp;
   /** The last user message's text contains this (string) or matches it (RegExp). */
   userSays?: string | RegExp;
   /** The last user message carries the result of a call to this tool. */
@@ -151,15 +156,13 @@ export function parseRequest(body: Record<string, unknown>): ModelRequest {
   };
 }
 
+const says = (text: string, pattern: string | RegExp) =>
+  typeof pattern === "string" ? text.includes(pattern) : pattern.test(text);
+
 function applies(when: StepWhen | undefined, req: ModelRequest): boolean {
   if (!when) return true;
-  if (when.userSays !== undefined) {
-    const ok =
-      typeof when.userSays === "string"
-        ? req.lastUserText.includes(when.userSays)
-        : when.userSays.test(req.lastUserText);
-    if (!ok) return false;
-  }
+  if (when.systemSays !== undefined && !says(req.system, when.systemSays)) return false;
+  if (when.userSays !== undefined && !says(req.lastUserText, when.userSays)) return false;
   if (when.afterTool !== undefined && !req.toolResults.some((r) => r.name === when.afterTool)) return false;
   if (when.hasTool !== undefined && !req.tools.includes(when.hasTool)) return false;
   if (when.test && !when.test(req)) return false;

@@ -138,6 +138,20 @@ test("steps fire once, in order of listing, by the last user message or the tool
   assert.deepEqual(third.content, [{ type: "text", text: "Done." }]);
 });
 
+test("one stand-in serves several agents: steps tell them apart by the system prompt", async () => {
+  model.setScript([
+    { when: { systemSays: "You are alice" }, reply: { text: "alice here" }, repeat: true },
+    { when: { systemSays: /You are bob\b/ }, reply: { text: "bob here" }, repeat: true },
+  ]);
+  const as = async (system: string) =>
+    (await (await post({ model: "m", system, messages: [{ role: "user", content: "hi" }] })).json())
+      .content[0].text;
+  assert.equal(await as("You are bob, an engineer."), "bob here");
+  assert.equal(await as("You are alice, the coordinator."), "alice here");
+  assert.equal(await as("You are bob, an engineer."), "bob here");
+  assert.equal(await as("You are carol."), "Done.");
+});
+
 test("the runtime's tool policy: AskUserQuestion redirected, shadow tools denied, the rest allowed", () => {
   const ask = decideTool("AskUserQuestion");
   assert.equal(ask.behavior === "deny" && ask.reason, ASK_USER_QUESTION_REDIRECTED);
