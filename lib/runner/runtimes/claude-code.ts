@@ -137,7 +137,7 @@ function saveCost(workspace: string, sessionId: string, total: number): void {
   fs.writeFileSync(costFile(workspace), JSON.stringify({ [sessionId]: total }));
 }
 
-/** The first user message of the session's streaming input. */
+/** One user message of the session's streaming input (a turn). */
 function userMessage(text: string): SDKUserMessage {
   return {
     type: "user",
