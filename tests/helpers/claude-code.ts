@@ -26,7 +26,18 @@ export function claudeCodeUnavailable(): string | undefined {
   }
 }
 
-export const tempWorkspace = () => fs.mkdtempSync(path.join(os.tmpdir(), "sb-agent-ws-"));
+const workspaces: string[] = [];
+
+/** A fresh agent workspace in the temp directory; removeWorkspaces() deletes them all. */
+export function tempWorkspace(): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-agent-ws-"));
+  workspaces.push(dir);
+  return dir;
+}
+
+export function removeWorkspaces(): void {
+  for (const dir of workspaces.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
 
 /** Drains a session's events in the background; `until` waits for one (no fixed sleeps). */
 export function collect(session: AgentSession) {

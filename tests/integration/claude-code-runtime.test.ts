@@ -13,7 +13,7 @@ import {
 } from "@/lib/runner/runtimes/claude-code-policy";
 import type { AgentLaunch } from "@/lib/runner/runtimes/types";
 import { type ModelServer, type Step, startModelServer } from "@/lib/standin/model-server";
-import { claudeCodeUnavailable, collect, is, tempWorkspace } from "../helpers/claude-code";
+import { claudeCodeUnavailable, collect, is, removeWorkspaces, tempWorkspace } from "../helpers/claude-code";
 import { goalWithAgents, sc, startServer, type TestServer } from "../helpers/server";
 
 const unavailable = claudeCodeUnavailable();
@@ -31,6 +31,7 @@ before(async () => {
   team = await goalWithAgents(server, 1);
 });
 after(async () => {
+  removeWorkspaces();
   await model?.close();
   await server?.stop();
 });
