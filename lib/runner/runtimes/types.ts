@@ -18,6 +18,11 @@ export type AgentLaunch = {
   /** The full system prompt: the skill/template plus the agent's identity and team. */
   systemPrompt: string;
   model?: string;
+  /** `claude-code`: the template's permission mode (`default`, `acceptEdits`, `bypassPermissions`, `plan`,
+   * `dontAsk`; default `default`) and the tools it allows without asking. Nothing is ever prompted: a tool
+   * the mode would ask about is denied (a `tool_denied` event). */
+  permissionMode?: string;
+  allowedTools?: string[];
   /** The agent's own working directory (never the hub's data directory). */
   workspace: string;
   /** Extra environment for the agent program (task context, secrets once they exist). */
