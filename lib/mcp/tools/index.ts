@@ -1,4 +1,5 @@
 import type { AnyTool } from "../registry";
+import { proposeAgentTool, unquarantineAgentTool } from "./agents";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
 import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
@@ -24,4 +25,10 @@ export const TOOLS: AnyTool[] = [
   answerQuestionTool,
   escalateQuestionTool,
   ...TEAM_TOOLS,
+  // agent proposals and quarantine (issue 13)
+  proposeAgentTool,
+  unquarantineAgentTool,
 ];
+
+/** The names of every tool an agent may be given (a `tool_scope` names only these). */
+export const agentToolNames = () => TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name);
