@@ -1,8 +1,8 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { issueKeyAction } from "@/app/goals/[id]/actions";
-import { StatusBadge } from "@/components/ui/badge";
+import { issueKeyAction, unquarantineAction } from "@/app/goals/[id]/actions";
+import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
@@ -32,6 +32,15 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
     });
   };
 
+  const lift = (agent: AgentRow) => {
+    setPendingId(agent.agent_id);
+    startTransition(async () => {
+      const result = await unquarantineAction(agent.agent_id);
+      setPendingId(undefined);
+      setError(result.error);
+    });
+  };
+
   return (
     <Panel title={`Agents (${agents.length})`}>
       {issued ? (
@@ -55,9 +64,19 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.spawn_depth}</td>
                 <td className="px-5 py-2.5">
                   <StatusBadge status={a.status} />
+                  {a.quarantined ? (
+                    <span className="ml-1" data-testid="quarantined">
+                      <Badge tone="red">quarantined</Badge>
+                    </span>
+                  ) : null}
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
-                <td className="px-5 py-2.5 text-right">
+                <td className="space-x-2 px-5 py-2.5 text-right whitespace-nowrap">
+                  {a.quarantined ? (
+                    <Button size="sm" disabled={pendingId !== undefined} onClick={() => lift(a)}>
+                      {pendingId === a.agent_id ? "Lifting…" : "Lift quarantine"}
+                    </Button>
+                  ) : null}
                   <Button
                     variant="secondary"
                     size="sm"

@@ -117,5 +117,6 @@ export async function listGoalAgents(goalId: number) {
     status: agentStatus(a),
     active_keys: a.apiKeys.length,
     created_at: a.createdAt.toISOString(),
+    quarantined: a.quarantinedAt !== null,
   }));
 }

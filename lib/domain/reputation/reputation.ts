@@ -2,6 +2,7 @@ import type { ReadUnit, Unit } from "@/lib/db";
 import { type SqlDate, toDate } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { escalateToOwner } from "@/lib/domain/owner-gateway";
 
 /** Score with no evidence; below QUARANTINE_BELOW an agent is quarantined. */
 export const NEUTRAL_SCORE = 0.5;
@@ -99,5 +100,12 @@ export async function recordVerdictEvidence(
     `Agent ${agent.name} (#${agent.id}) is quarantined: its reputation in "${domain}" fell to ${score.toFixed(2)} (below ${QUARANTINE_BELOW}). It can claim no task until the owner lifts the quarantine.`,
     { kind: "agent_quarantined", agent_id: e.agentId, score, domain },
   );
+  // The owner's actionable card (/questions): Lift quarantine / Keep quarantined.
+  await escalateToOwner(u, {
+    kind: "quarantine",
+    goalId: e.goalId,
+    agentId: e.agentId,
+    text: `Agent ${agent.name} (#${agent.id}) is quarantined: after ${rep.verdicts} verdicts its reputation in "${domain}" is ${score.toFixed(2)} (below ${QUARANTINE_BELOW}). It can claim no task until you lift the quarantine. Lift it now?`,
+  });
   return { score, quarantined: true };
 }

@@ -1,11 +1,9 @@
 import { z } from "zod";
 import { read, write } from "@/lib/db";
 import { agentStatus } from "@/lib/domain/agents/agents";
-import { postToGoalChannel } from "@/lib/domain/channels/channels";
-import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
-import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError } from "@/lib/errors";
+import { liftQuarantine } from "./lift-quarantine";
 import { reputationKey, scoreOf } from "./reputation";
 
 export const unquarantineInput = z.strictObject({ agent_id: z.number().int().positive() });
@@ -21,34 +19,11 @@ export async function unquarantineAgent(ownerId: number, agentId: number) {
   return write(async (u) => {
     const row = await u.db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
     const agent = owned(row, (a) => a.goal.ownerId, ownerId, `agent ${agentId}`);
-    const now = new Date();
-    const lifted = await u.db.agent.updateMany({
-      where: { id: agent.id, quarantinedAt: { not: null } },
-      data: { quarantinedAt: null, unquarantinedAt: now, unquarantinedBy: ownerId },
-    });
-    if (lifted.count !== 1) {
+    if (!(await liftQuarantine(u, agent, ownerId, "unquarantine_agent"))) {
       throw new DomainError("not_quarantined", `Agent ${agent.name} (#${agent.id}) is not quarantined.`, {
         details: { agent_id: agent.id },
       });
     }
-    await appendEvent(u, {
-      goalId: agent.goalId,
-      name: "agent_unquarantined",
-      agentId: agent.id,
-      data: { by_user_id: ownerId, quarantined_at: agent.quarantinedAt?.toISOString() ?? null },
-    });
-    await insertMessage(u, {
-      goalId: agent.goalId,
-      recipientAgentId: agent.id,
-      sender: { kind: "user" },
-      kind: "system",
-      content: "The owner lifted your quarantine: you may claim tasks again. Your reputation is unchanged.",
-    });
-    await postToGoalChannel(
-      u,
-      agent.goalId,
-      `The owner lifted the quarantine of ${agent.name} (#${agent.id}).`,
-    );
     return { agent_id: agent.id, status: agentStatus(agent) };
   });
 }
