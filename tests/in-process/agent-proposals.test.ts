@@ -316,3 +316,23 @@ test("tool scope: tools/list shows only the scope; a call outside it is tool_not
   const all = (await coordinator.client.listTools()).tools.map((t) => t.name);
   assert.ok(all.includes("propose_agent") && all.includes("list_peers"));
 });
+
+test("two approvals of the same name at once (two goals of one owner): exactly one agent, the other ErrAgentNameTaken", async () => {
+  const email = "race-owner@example.com";
+  const [a, b] = [await goalWithTask({ email }), await goalWithTask({ email })];
+  const name = `racer-${Math.random().toString(36).slice(2, 7)}`;
+  const ids: number[] = [];
+  for (const g of [a, b]) {
+    const r = await g.agents[0]?.client.callTool({
+      name: "propose_agent",
+      arguments: proposal(g.goal.goal_id, g.taskId, { name }),
+    });
+    ids.push(sc<{ approval_message_id: number }>(r).approval_message_id);
+  }
+  const results = await Promise.all(
+    ids.map((id) => rest(a.token, "POST", `/api/approvals/${id}/approve`, {})),
+  );
+  assert.deepEqual(results.map((r) => r.code ?? r.status).sort(), [200, "ErrAgentNameTaken"].sort());
+  const agents = await db.read(({ db: d }) => d.agent.count({ where: { name } }));
+  assert.equal(agents, 1);
+});

@@ -42,6 +42,9 @@ export async function approveAgentProposal(u: Unit, goal: Goal, proposal: Propos
     select: { id: true, budgetCents: true, budgetTokens: true, billingCode: true },
   });
   if (!proposer || !task) throw new Error(`agent proposal ${proposal.id}: proposer or task gone`);
+  // Names are unique among the owner's active agents: approvals of one owner queue on the owner's row
+  // (PostgreSQL; SQLite has one writer), so two approvals of the same name cannot both pass the check.
+  await u.sql.run(`UPDATE "User" SET email = email WHERE id = ?`, goal.ownerId);
   await checkAgentGrant(u, proposer, goal, task, p);
   const configHash = agentConfigHash(p);
   const agent = await u.db.agent.create({
