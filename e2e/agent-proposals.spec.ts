@@ -120,6 +120,8 @@ test("quarantine → the owner's card → Lift quarantine on the goal page", asy
   await page.goto(`${server.url}/goals/${g.goal.goal_id}`);
   const row = page.getByTestId(`agent-${worker.id}`);
   await expect(row.getByTestId("quarantined")).toBeVisible();
+  await expect(row.getByTestId("reputation")).toHaveText("0.00(2)");
+  await expect(row.getByTestId("reputation")).toHaveAttribute("title", "qa: 0.00 (2 evidence)");
   await row.getByRole("button", { name: "Lift quarantine" }).click();
   await expect(row.getByTestId("quarantined")).toBeHidden();
   await expect(row.getByRole("button", { name: "Lift quarantine" })).toBeHidden();

@@ -53,7 +53,9 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       ) : null}
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
-          <TableHead columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Active keys", ""]} />
+          <TableHead
+            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Reputation", "Active keys", ""]}
+          />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
               <tr key={a.agent_id} data-testid={`agent-${a.agent_id}`}>
@@ -69,6 +71,20 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                       <Badge tone="red">quarantined</Badge>
                     </span>
                   ) : null}
+                </td>
+                <td
+                  className="px-5 py-2.5 tabular-nums text-slate-600"
+                  data-testid="reputation"
+                  title={
+                    a.reputation.domains.length
+                      ? a.reputation.domains
+                          .map((d) => `${d.domain}: ${d.score.toFixed(2)} (${d.evidence} evidence)`)
+                          .join("\n")
+                      : "no evidence yet (0.5)"
+                  }
+                >
+                  {a.reputation.score.toFixed(2)}
+                  <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
                 <td className="space-x-2 px-5 py-2.5 text-right whitespace-nowrap">
