@@ -1,5 +1,6 @@
-// #approvals: the task trees awaiting the owner (approve / reject with a reason) and the decided ones.
+// #approvals: the task trees and agents awaiting the owner (approve / reject with a reason) and the decided ones.
 import Link from "next/link";
+import { AgentProposal } from "@/components/approvals/agent-proposal";
 import { ApprovalsLive } from "@/components/approvals/approvals-live";
 import { DecisionForm } from "@/components/approvals/decision-form";
 import { ProposalTree } from "@/components/approvals/proposal-tree";
@@ -13,24 +14,37 @@ export const dynamic = "force-dynamic";
 
 function Proposal({ p }: { p: ApprovalView }) {
   return (
-    <article className="space-y-3 px-5 py-4" data-testid="proposal" data-proposal-id={p.proposal_message_id}>
+    <article
+      className="space-y-3 px-5 py-4"
+      data-testid="proposal"
+      data-proposal-id={p.proposal_message_id}
+      data-kind={p.kind}
+    >
       <header className="flex flex-wrap items-center gap-2 text-sm">
         <Link href={`/goals/${p.goal.id}`} className="font-semibold text-slate-900 hover:underline">
           {p.goal.title}
         </Link>
         <span className="text-slate-500">
-          · {p.task_count} task{p.task_count === 1 ? "" : "s"} proposed by {p.proposer.name ?? "agent"} #
-          {p.proposer.agent_id}
+          · {p.agent ? `agent ${p.agent.name}` : `${p.task_count} task${p.task_count === 1 ? "" : "s"}`}{" "}
+          proposed by {p.proposer.name ?? "agent"} #{p.proposer.agent_id}
         </span>
         <StatusBadge status={p.status} />
         <span className="ml-auto text-xs text-slate-400">
           <LocalTime iso={p.decided_at ?? p.created_at} />
         </span>
       </header>
-      {p.reasoning ? <p className="text-sm whitespace-pre-wrap text-slate-600">{p.reasoning}</p> : null}
-      <ul className="text-sm">
-        <ProposalTree node={p.tree} />
-      </ul>
+      {p.agent ? (
+        <AgentProposal a={p.agent} />
+      ) : (
+        <>
+          {p.reasoning ? <p className="text-sm whitespace-pre-wrap text-slate-600">{p.reasoning}</p> : null}
+          {p.tree ? (
+            <ul className="text-sm">
+              <ProposalTree node={p.tree} />
+            </ul>
+          ) : null}
+        </>
+      )}
       {p.status === "pending" ? (
         <DecisionForm messageId={p.proposal_message_id} contentHash={p.content_hash} />
       ) : p.reason ? (

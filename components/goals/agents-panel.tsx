@@ -1,8 +1,8 @@
 "use client";
 
 import { useState, useTransition } from "react";
-import { issueKeyAction } from "@/app/goals/[id]/actions";
-import { StatusBadge } from "@/components/ui/badge";
+import { issueKeyAction, unquarantineAction } from "@/app/goals/[id]/actions";
+import { Badge, StatusBadge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormError } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
@@ -32,6 +32,15 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
     });
   };
 
+  const lift = (agent: AgentRow) => {
+    setPendingId(agent.agent_id);
+    startTransition(async () => {
+      const result = await unquarantineAction(agent.agent_id);
+      setPendingId(undefined);
+      setError(result.error);
+    });
+  };
+
   return (
     <Panel title={`Agents (${agents.length})`}>
       {issued ? (
@@ -44,7 +53,9 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       ) : null}
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
-          <TableHead columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Active keys", ""]} />
+          <TableHead
+            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Reputation", "Active keys", ""]}
+          />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
               <tr key={a.agent_id} data-testid={`agent-${a.agent_id}`}>
@@ -55,9 +66,33 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.spawn_depth}</td>
                 <td className="px-5 py-2.5">
                   <StatusBadge status={a.status} />
+                  {a.quarantined ? (
+                    <span className="ml-1" data-testid="quarantined">
+                      <Badge tone="red">quarantined</Badge>
+                    </span>
+                  ) : null}
+                </td>
+                <td
+                  className="px-5 py-2.5 tabular-nums text-slate-600"
+                  data-testid="reputation"
+                  title={
+                    a.reputation.domains.length
+                      ? a.reputation.domains
+                          .map((d) => `${d.domain}: ${d.score.toFixed(2)} (${d.evidence} evidence)`)
+                          .join("\n")
+                      : "no evidence yet (0.5)"
+                  }
+                >
+                  {a.reputation.score.toFixed(2)}
+                  <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
-                <td className="px-5 py-2.5 text-right">
+                <td className="space-x-2 px-5 py-2.5 text-right whitespace-nowrap">
+                  {a.quarantined ? (
+                    <Button size="sm" disabled={pendingId !== undefined} onClick={() => lift(a)}>
+                      {pendingId === a.agent_id ? "Lifting…" : "Lift quarantine"}
+                    </Button>
+                  ) : null}
                   <Button
                     variant="secondary"
                     size="sm"

@@ -11,6 +11,7 @@ const ORIGIN_LABEL: Record<string, string> = {
   review_escalation: "forgotten review",
   termination_escalation: "forgotten termination",
   idle_escalation: "idle agent",
+  quarantine: "quarantined agent",
 };
 
 const who = (id: string, name: string | null) => (id === USER_SENTINEL ? "you" : `${name ?? "agent"} #${id}`);

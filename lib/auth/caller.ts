@@ -11,6 +11,8 @@ export type Caller =
       name: string;
       /** As read at authentication (saves the review gate a read on the calls it lets through). */
       lastToolCallAt?: Date | null;
+      /** `Agent.toolScopeJson` as read at authentication (null: every agent tool); lib/domain/agents/tool-scope.ts. */
+      toolScopeJson?: string | null;
     }
   | { kind: "owner"; userId: number; email: string };
 
@@ -36,8 +38,16 @@ const dateOrNull = (v: SqlDate | null): Date | null => (v === null ? null : toDa
 export async function authenticateBearer(secret: string): Promise<Caller | undefined> {
   if (secret.startsWith(AGENT_KEY_PREFIX)) {
     const row = await read(({ sql }) =>
-      sql.get<KeyRow & { agentId: number; goalId: number; name: string; lastToolCallAt: SqlDate | null }>(
-        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt"
+      sql.get<
+        KeyRow & {
+          agentId: number;
+          goalId: number;
+          name: string;
+          lastToolCallAt: SqlDate | null;
+          toolScopeJson: string | null;
+        }
+      >(
+        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson"
          FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
          WHERE k.hash = ? AND k."revokedAt" IS NULL`,
         hashSecret(secret),
@@ -51,6 +61,7 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
       goalId: row.goalId,
       name: row.name,
       lastToolCallAt: dateOrNull(row.lastToolCallAt),
+      toolScopeJson: row.toolScopeJson,
     };
   }
   if (secret.startsWith(OWNER_TOKEN_PREFIX)) {

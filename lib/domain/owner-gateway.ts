@@ -30,6 +30,14 @@ export type OwnerEscalation =
       leaderId: number | null;
       /** A plain-text prompt for the owner, self-contained. */
       text: string;
+    }
+  | {
+      /** Issue 13: an agent was quarantined; the owner may lift it (Lift quarantine / Keep quarantined). */
+      kind: "quarantine";
+      goalId: number;
+      agentId: number;
+      /** Why, self-contained (score, domain). */
+      text: string;
     };
 
 /**
@@ -42,7 +50,7 @@ export async function escalateToOwner(u: Unit, e: OwnerEscalation): Promise<void
     origin: e.kind,
     goalId: e.goalId,
     agentId: e.agentId,
-    subjectLeaderId: e.kind === "root_review" ? null : e.leaderId,
+    subjectLeaderId: e.kind === "root_review" || e.kind === "quarantine" ? null : e.leaderId,
     text: e.kind === "root_review" ? e.detail : e.text,
   });
 }

@@ -416,6 +416,38 @@ export const CATALOGUE = {
     "A stored secret failed to decrypt (details.secret_id): a wrong key, or a ciphertext altered or moved to another row.",
     "Supply the value again (replace it on the Secrets page), or restore the right key (docs/secrets.md).",
   ),
+
+  // ── Issue 13: agent proposals (the goals contract's codes), tool scopes, quarantine ─────────────────
+  ErrSpawnDepthExceeded: entry(
+    409,
+    ["mcp", "rest", "form"],
+    "The new agent would sit deeper than the goal's max_spawn_depth (your spawn_depth + 1 > details.max_spawn_depth).",
+    "Do the work yourself, or ask your leader (who sits higher) to propose the specialist.",
+  ),
+  ErrDelegationCapExceeded: entry(
+    403,
+    ["mcp", "rest", "form"],
+    "The proposal grants more than you hold: details.which names tool_scope (tools outside your own scope: details.excess), autonomy_tier (above yours) or budget (above your remaining grant).",
+    "Propose within your own grant: only tools of your scope, a tier no higher than yours, a task budget within the goal's remaining budget.",
+  ),
+  ErrAgentNameTaken: entry(
+    409,
+    ["mcp", "rest", "form"],
+    "Another active agent of the same owner already has this name (details.agent_id).",
+    "Pick another name (lowercase letters, digits and '-') and propose again.",
+  ),
+  tool_not_in_scope: entry(
+    403,
+    ["mcp"],
+    "The tool is outside your tool_scope (details.tool_scope lists what you may call).",
+    "Use a tool of your scope, or ask your leader to do this step.",
+  ),
+  not_quarantined: entry(
+    409,
+    ["mcp", "rest", "form"],
+    "The agent is not quarantined, so there is nothing to lift.",
+    "Nothing to do.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

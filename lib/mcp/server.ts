@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { withUnitName } from "@/lib/db";
+import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/lib/domain/agents/tool-scope";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
@@ -67,6 +68,7 @@ export function errorResult(e: DomainError): CallToolResult {
 async function callTool(
   tool: AnyTool,
   caller: Caller,
+  scope: ToolScope,
   args: unknown,
   extra: {
     signal: AbortSignal;
@@ -77,6 +79,12 @@ async function callTool(
     }) => Promise<void>;
   },
 ): Promise<CallToolResult> {
+  try {
+    if (caller.kind === "agent") await enforceToolScope(caller, scope, tool.name);
+  } catch (e) {
+    if (e instanceof DomainError) return errorResult(e);
+    throw e;
+  }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
@@ -124,8 +132,13 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
     instructions: INSTRUCTIONS,
     jsonSchemaValidator,
   });
-  const tools = TOOLS.filter((t) => visibleTo(t.audience, caller));
-  const byName = new Map(tools.map((t) => [t.name, t]));
+  // An agent sees and may call only the tools of its tool_scope (issue 13); the rule is lib/domain's.
+  const scope: ToolScope = caller.kind === "agent" ? parseScope(caller.toolScopeJson) : null;
+  const tools = visibleInScope(
+    scope,
+    TOOLS.filter((t) => visibleTo(t.audience, caller)),
+  );
+  const byName = new Map(TOOLS.filter((t) => visibleTo(t.audience, caller)).map((t) => [t.name, t]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools.map((t) => LISTING.get(t.name) as Tool),
   }));
@@ -139,7 +152,7 @@ export function buildServer(caller: Caller, httpSignal?: AbortSignal): Server {
         ),
       );
     }
-    return callTool(tool, caller, req.params.arguments, {
+    return callTool(tool, caller, scope, req.params.arguments, {
       // The server lives for one stateless request: the SDK's own signal only aborts when the transport closes
       // (a client's notifications/cancelled arrives in another request), so the HTTP connection's is enough.
       signal: httpSignal ?? extra.signal,

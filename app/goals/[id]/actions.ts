@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
+import { unquarantineAgent } from "@/lib/domain/reputation/unquarantine";
 import { actionError } from "@/lib/http/form-state";
 
 export type IssuedKey = { agent_id: number; api_key: string } | { error: string };
@@ -31,4 +32,16 @@ export async function sendOwnerMessageAction(agentId: number, content: string): 
   } catch (e) {
     return { error: actionError(e) };
   }
+}
+
+/** The owner lifts an agent's quarantine (the goal page's "Lift quarantine"; same rule as unquarantine_agent). */
+export async function unquarantineAction(agentId: number): Promise<{ error?: string }> {
+  const owner = await requireOwner();
+  try {
+    await unquarantineAgent(owner.userId, agentId);
+  } catch (e) {
+    return { error: actionError(e) };
+  }
+  revalidatePath("/goals/[id]", "page");
+  return {};
 }

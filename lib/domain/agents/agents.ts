@@ -3,6 +3,7 @@ import { type Db, read, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
+import { reputationKey, scoreOf } from "@/lib/domain/reputation/reputation";
 import { DomainError, notFound } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
 import { isTerminated } from "./terminated";
@@ -106,6 +107,24 @@ export async function listGoalAgents(goalId: number) {
       include: { apiKeys: { where: { revokedAt: null }, select: { id: true } } },
     }),
   );
+  // Issue 13: each agent's reputation (all its evidence, and per domain) for the table and its tooltip.
+  const keys = agents.map((a) => reputationKey(a));
+  const evidence = keys.length
+    ? await read(({ db }) =>
+        db.reputationEvidence.findMany({
+          where: { configHash: { in: keys } },
+          select: { configHash: true, domain: true, delta: true, weight: true, createdAt: true },
+        }),
+      )
+    : [];
+  const reputationOf = (key: string) => {
+    const rows = evidence.filter((e) => e.configHash === key);
+    const domains = [...new Set(rows.map((r) => r.domain))].map((domain) => {
+      const mine = rows.filter((r) => r.domain === domain);
+      return { domain, score: scoreOf(mine), evidence: mine.length };
+    });
+    return { score: scoreOf(rows), evidence: rows.length, domains };
+  };
   return agents.map((a) => ({
     agent_id: a.id,
     name: a.name,
@@ -117,5 +136,7 @@ export async function listGoalAgents(goalId: number) {
     status: agentStatus(a),
     active_keys: a.apiKeys.length,
     created_at: a.createdAt.toISOString(),
+    quarantined: a.quarantinedAt !== null,
+    reputation: reputationOf(reputationKey(a)),
   }));
 }

@@ -5,6 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError } from "@/lib/errors";
+import { approveAgentProposal, rejectAgentProposal } from "./decide-agent";
 import { ancestrySnapshot, flatten, type TaskNode } from "./task-tree";
 
 /** Body of `POST /api/approvals/:id/approve` (and of the browser's form). */
@@ -24,7 +25,7 @@ type Decision =
   | { kind: "reject"; reason: string; content_hash?: string };
 
 /**
- * The owner decides a task-tree proposal, addressed by its `proposal_message_id`. Only the goal's owner
+ * The owner decides a proposal (a task tree or an agent, decide-agent.ts), addressed by its `proposal_message_id`. Only the goal's owner
  * may (anyone else gets `not_found`), the decision is single-use (`ErrProposalNotPending` afterwards),
  * and when `content_hash` is given it must be the proposal's (`ErrProposalChanged`). Approval
  * materializes every node in this one transaction and moves the goal `draft → active`; rejection creates
@@ -34,7 +35,7 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
   return write(async (u) => {
     const row = await u.db.proposal.findUnique({ where: { messageId }, include: { goal: true } });
     const proposal = owned(
-      row?.kind === "task_tree" ? row : null,
+      row?.kind === "task_tree" || row?.kind === "agent" ? row : null,
       (p) => p.goal.ownerId,
       ownerId,
       `proposal ${messageId}`,
@@ -71,6 +72,14 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
       );
     }
     const goal = proposal.goal;
+    if (proposal.kind === "agent") {
+      if (decision.kind === "reject") {
+        await rejectAgentProposal(u, goal, proposal, messageId, decision.reason);
+        return { proposal_message_id: messageId, status, task_ids: [] as number[] };
+      }
+      const agentId = await approveAgentProposal(u, goal, proposal, messageId);
+      return { proposal_message_id: messageId, status, task_ids: [] as number[], agent_id: agentId };
+    }
     if (decision.kind === "reject") {
       await insertMessage(u, {
         goalId: goal.id,

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
+import { parseScope } from "@/lib/domain/agents/tool-scope";
+import type { AgentPayload } from "./agent-proposal";
 import type { TaskNode } from "./task-tree";
 
 export const listApprovalsQuery = z.strictObject({
@@ -15,8 +17,11 @@ export type ApprovalView = {
   proposer: { agent_id: number; name: string | null };
   status: string;
   reasoning: string | null;
-  tree: TaskNode;
+  /** kind `task_tree`: the tree (else null) and its size. */
+  tree: TaskNode | null;
   task_count: number;
+  /** kind `agent`: the proposed agent as stored, and the proposer's own scope now (null: every agent tool). */
+  agent: (AgentPayload & { proposer_tool_scope: string[] | null; proposer_autonomy_tier: string }) | null;
   content_hash: string;
   reason: string | null;
   created_at: string;
@@ -25,13 +30,13 @@ export type ApprovalView = {
 
 const countNodes = (n: TaskNode): number => 1 + (n.children ?? []).reduce((s, c) => s + countNodes(c), 0);
 
-/** The owner's task-tree proposals in `#approvals`: pending (oldest first) or decided (newest first). */
+/** The owner's proposals in `#approvals` (task trees and agents): pending (oldest first) or decided (newest first). */
 export async function listApprovals(ownerId: number, q: z.input<typeof listApprovalsQuery> = {}) {
   const { status, limit } = listApprovalsQuery.parse(q);
   const rows = await read(({ db }) =>
     db.proposal.findMany({
       where: {
-        kind: "task_tree",
+        kind: { in: ["task_tree", "agent"] },
         goal: { ownerId },
         status: status === "pending" ? "pending" : { in: ["approved", "rejected"] },
         messageId: { not: null },
@@ -44,21 +49,49 @@ export async function listApprovals(ownerId: number, q: z.input<typeof listAppro
   const proposerIds = [...new Set(rows.map((r) => r.proposerId))];
   const agents = proposerIds.length
     ? await read(({ db }) =>
-        db.agent.findMany({ where: { id: { in: proposerIds } }, select: { id: true, name: true } }),
+        db.agent.findMany({
+          where: { id: { in: proposerIds } },
+          select: { id: true, name: true, toolScopeJson: true, autonomyTier: true },
+        }),
       )
     : [];
   return rows.map((p): ApprovalView => {
+    const proposer = agents.find((a) => a.id === p.proposerId);
+    if (p.kind === "agent") {
+      const payload = JSON.parse(p.payloadJson) as AgentPayload;
+      return {
+        proposal_message_id: p.messageId ?? 0,
+        proposal_id: p.id,
+        kind: p.kind,
+        goal: p.goal,
+        proposer: { agent_id: p.proposerId, name: proposer?.name ?? null },
+        status: p.status,
+        reasoning: payload.reason,
+        tree: null,
+        task_count: 0,
+        agent: {
+          ...payload,
+          proposer_tool_scope: (parseScope(proposer?.toolScopeJson) as string[] | null) ?? null,
+          proposer_autonomy_tier: proposer?.autonomyTier ?? "autonomous",
+        },
+        content_hash: p.contentHash,
+        reason: p.reason,
+        created_at: p.createdAt.toISOString(),
+        decided_at: p.decidedAt?.toISOString() ?? null,
+      };
+    }
     const payload = JSON.parse(p.payloadJson) as { reasoning: string | null; tree: TaskNode };
     return {
       proposal_message_id: p.messageId ?? 0,
       proposal_id: p.id,
       kind: p.kind,
       goal: p.goal,
-      proposer: { agent_id: p.proposerId, name: agents.find((a) => a.id === p.proposerId)?.name ?? null },
+      proposer: { agent_id: p.proposerId, name: proposer?.name ?? null },
       status: p.status,
       reasoning: payload.reasoning,
       tree: payload.tree,
       task_count: countNodes(payload.tree),
+      agent: null,
       content_hash: p.contentHash,
       reason: p.reason,
       created_at: p.createdAt.toISOString(),

@@ -2,12 +2,16 @@ import type { Unit } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
 import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
 import type { Resolution } from "./resolve";
 import type { QuestionRow } from "./store";
 
 export const APPROVE = "Approve";
 export const REWORK = "Rework";
+/** Issue 13: the quarantine card's options. */
+export const LIFT_QUARANTINE = "Lift quarantine";
+export const KEEP_QUARANTINED = "Keep quarantined";
 
 /**
  * What the owner's answer to a system question does (docs/questions.md):
@@ -17,6 +21,7 @@ export const REWORK = "Rework";
  * - root_review, Rework: `applyOwnerVerdict` clears the review and sends `rework: <text>` from the owner.
  * - watchdog escalations: the owner's text goes as a system message to the leader concerned (or to the
  *   agent itself when the owner is its leader).
+ * - quarantine (issue 13): Lift quarantine lifts it (lib/domain/reputation/lift-quarantine.ts); Keep does nothing.
  * - declined: the agent the question is about is told the owner declined, with the reason.
  */
 export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolution): Promise<void> {
@@ -28,6 +33,16 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
     return;
   }
   const first = r.answers[0];
+  if (q.origin === "quarantine") {
+    // Issue 13: Lift quarantine lifts it (a no-op when it was lifted meanwhile); Keep changes nothing.
+    if (first?.selected_labels[0] !== LIFT_QUARANTINE || q.ownerId === null) return;
+    const agent = await u.db.agent.findUnique({
+      where: { id: agentId },
+      select: { id: true, goalId: true, name: true, quarantinedAt: true },
+    });
+    if (agent) await liftQuarantine(u, agent, q.ownerId, "owner_card");
+    return;
+  }
   if (q.origin === "root_review") {
     const approve = first?.selected_labels[0] === APPROVE;
     // The review handshake itself (sentinels down the whole tree, or the rework message) is the teams code's.

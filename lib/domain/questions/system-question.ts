@@ -4,10 +4,10 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { newId } from "@/lib/ids";
 import type { SubQuestion } from "./schemas";
 import { fingerprintOf, notifyQuestion } from "./store";
-import { APPROVE, REWORK } from "./system-answer";
+import { APPROVE, KEEP_QUARANTINED, LIFT_QUARANTINE, REWORK } from "./system-answer";
 
 export type SystemQuestion = {
-  origin: "root_review" | "review_escalation" | "termination_escalation" | "idle_escalation";
+  origin: "root_review" | "review_escalation" | "termination_escalation" | "idle_escalation" | "quarantine";
   goalId: number;
   /** The agent the question is about (stored as the asker). */
   agentId: number;
@@ -29,6 +29,19 @@ const ROOT_REVIEW: SubQuestion[] = [
   },
 ];
 
+/** Issue 13: the owner's card when an agent is quarantined. */
+const quarantineCard = (text: string): SubQuestion[] => [
+  {
+    question: text.slice(0, 2000),
+    header: "Quarantine",
+    multiSelect: false,
+    options: [
+      { label: LIFT_QUARANTINE, description: "Let it claim tasks again; its reputation is unchanged." },
+      { label: KEEP_QUARANTINED, description: "Leave it quarantined (lift it later on the goal page)." },
+    ],
+  },
+];
+
 /**
  * Put a system question straight in front of the goal's owner (no leader chain), inside the caller's
  * write unit. A root review supersedes a pending one for the same agent (its context is replaced);
@@ -38,7 +51,9 @@ export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<stri
   const questions: SubQuestion[] =
     s.origin === "root_review"
       ? ROOT_REVIEW
-      : [{ question: s.text.slice(0, 2000), header: "Watchdog", multiSelect: false, options: [] }];
+      : s.origin === "quarantine"
+        ? quarantineCard(s.text)
+        : [{ question: s.text.slice(0, 2000), header: "Watchdog", multiSelect: false, options: [] }];
   const context = s.origin === "root_review" ? s.text : s.text.length > 2000 ? s.text : null;
   const fingerprint = fingerprintOf(questions, s.origin === "root_review" ? null : context);
   const now = new Date();

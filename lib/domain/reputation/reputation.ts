@@ -2,10 +2,19 @@ import type { ReadUnit, Unit } from "@/lib/db";
 import { type SqlDate, toDate } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { escalateToOwner } from "@/lib/domain/owner-gateway";
 
 /** Score with no evidence; below QUARANTINE_BELOW an agent is quarantined. */
 export const NEUTRAL_SCORE = 0.5;
 export const QUARANTINE_BELOW = 0.3;
+/**
+ * Minimum evidence before a score can quarantine (issue 13): at least this many verdicts (rows with a
+ * task; a proposal's seed is not a verdict) in the domain. One rejection as the first evidence scores 0
+ * (Σ delta = −1, clamped) but quarantines nobody; a second verdict that leaves the score below 0.3 does.
+ */
+export const MIN_VERDICTS_TO_QUARANTINE = 2;
+/** An approved proposal's agent starts at this share of its proposer's score (the goals contract: 70 %). */
+export const SEED_SHARE = 0.7;
 const HALF_LIFE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
@@ -31,18 +40,26 @@ export function scoreOf(rows: { delta: number; weight: number; createdAt: SqlDat
 }
 
 export async function reputationScore(u: ReadUnit, key: string, domain: string) {
-  const rows = await u.sql.all<{ delta: number; weight: number; createdAt: SqlDate }>(
-    `SELECT delta, weight, "createdAt" FROM "ReputationEvidence" WHERE "configHash" = ? AND domain = ?`,
+  const rows = await u.sql.all<{ delta: number; weight: number; createdAt: SqlDate; taskId: number | null }>(
+    `SELECT delta, weight, "createdAt", "taskId" FROM "ReputationEvidence" WHERE "configHash" = ? AND domain = ?`,
     key,
     domain,
   );
-  return { score: scoreOf(rows), evidence: rows.length };
+  return {
+    score: scoreOf(rows),
+    evidence: rows.length,
+    verdicts: rows.filter((r) => r.taskId !== null).length,
+  };
 }
+
+/** Whether a score on this evidence quarantines (below 0.3, with at least MIN_VERDICTS_TO_QUARANTINE verdicts). */
+export const quarantines = (r: { score: number; verdicts: number }) =>
+  r.verdicts >= MIN_VERDICTS_TO_QUARANTINE && r.score < QUARANTINE_BELOW;
 
 /**
  * Write one evidence row (+1 approve / −1 reject) for the holder of a verified task, then quarantine
- * the agent when its score in that domain falls below 0.3 (never with no evidence) and tell the owner
- * in the goal channel.
+ * the agent when its score in that domain falls below 0.3 with at least MIN_VERDICTS_TO_QUARANTINE
+ * verdicts (never with no evidence, never on a first rejection alone) and tell the owner in the goal channel.
  */
 export async function recordVerdictEvidence(
   u: Unit,
@@ -65,8 +82,9 @@ export async function recordVerdictEvidence(
     e.taskId,
     new Date(),
   );
-  const { score, evidence } = await reputationScore(u, key, domain);
-  if (evidence === 0 || score >= QUARANTINE_BELOW || agent.quarantinedAt) {
+  const rep = await reputationScore(u, key, domain);
+  const score = rep.score;
+  if (!quarantines(rep) || agent.quarantinedAt) {
     return { score, quarantined: agent.quarantinedAt !== null };
   }
   await u.sql.run(`UPDATE "Agent" SET "quarantinedAt" = ? WHERE id = ?`, new Date(), e.agentId);
@@ -82,5 +100,12 @@ export async function recordVerdictEvidence(
     `Agent ${agent.name} (#${agent.id}) is quarantined: its reputation in "${domain}" fell to ${score.toFixed(2)} (below ${QUARANTINE_BELOW}). It can claim no task until the owner lifts the quarantine.`,
     { kind: "agent_quarantined", agent_id: e.agentId, score, domain },
   );
+  // The owner's actionable card (/questions): Lift quarantine / Keep quarantined.
+  await escalateToOwner(u, {
+    kind: "quarantine",
+    goalId: e.goalId,
+    agentId: e.agentId,
+    text: `Agent ${agent.name} (#${agent.id}) is quarantined: after ${rep.verdicts} verdicts its reputation in "${domain}" is ${score.toFixed(2)} (below ${QUARANTINE_BELOW}). It can claim no task until you lift the quarantine. Lift it now?`,
+  });
   return { score, quarantined: true };
 }

@@ -1,4 +1,5 @@
 import type { AnyTool } from "../registry";
+import { proposeAgentTool, unquarantineAgentTool } from "./agents";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
 import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
@@ -28,4 +29,10 @@ export const TOOLS: AnyTool[] = [
   // issue 14: secrets (names and availability only; values never cross MCP)
   requestResourceTool,
   listResourcesTool,
+  // agent proposals and quarantine (issue 13)
+  proposeAgentTool,
+  unquarantineAgentTool,
 ];
+
+/** The names of every tool an agent may be given (a `tool_scope` names only these). */
+export const agentToolNames = () => TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name);

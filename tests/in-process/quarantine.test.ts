@@ -1,0 +1,156 @@
+// Quarantine both ways (issue 13): the minimum-evidence rule (a first rejection alone quarantines nobody),
+// the owner's card (Lift quarantine / Keep quarantined), unquarantine_agent over MCP with an owner token,
+// POST /api/agents/:id/unquarantine, GET /api/agents/:id/reputation, and every error code they return.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
+
+let h: InProcess;
+let db: typeof import("@/lib/db");
+let rep: typeof import("@/lib/domain/reputation/reputation");
+before(async () => {
+  h = await startInProcess();
+  db = await import("@/lib/db");
+  rep = await import("@/lib/domain/reputation/reputation");
+});
+after(async () => {
+  await h?.stop();
+});
+
+type Json = Record<string, unknown>;
+async function rest(token: string, method: string, url: string) {
+  const r = await h.fetch(url, { method, headers: { Authorization: `Bearer ${token}` } });
+  const json = (await r.json()) as Json & { error?: { code: string } };
+  return { status: r.status, json, code: json.error?.code };
+}
+
+/** A verdict as verify_task records it (task ids only label the evidence here). */
+const verdict = (goalId: number, agentId: number, delta: 1 | -1, taskId: number) =>
+  db.write((u) => rep.recordVerdictEvidence(u, { goalId, agentId, taskId, billingCode: "qa", delta }));
+
+const quarantinedAt = async (id: number) =>
+  (await db.read(({ db: d }) => d.agent.findUniqueOrThrow({ where: { id } }))).quarantinedAt;
+
+test("minimum evidence: one rejection as the first evidence does not quarantine; a second failing verdict does, and the owner gets a card", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  const first = await verdict(g.goal.goal_id, agentId, -1, 1);
+  assert.deepEqual(first, { score: 0, quarantined: false });
+  assert.equal(await quarantinedAt(agentId), null);
+  const second = await verdict(g.goal.goal_id, agentId, -1, 2);
+  assert.deepEqual(second, { score: 0, quarantined: true });
+  assert.notEqual(await quarantinedAt(agentId), null);
+  // The owner's actionable card in /questions.
+  const qs = await rest(g.token, "GET", "/api/questions");
+  assert.equal(qs.status, 200);
+  const card = (qs.json.questions as { qid: string; origin: string; about?: unknown }[]).find(
+    (q) => q.origin === "quarantine",
+  );
+  assert.ok(card, JSON.stringify(qs.json));
+  // Answering "Lift quarantine" lifts it.
+  const answered = await h.fetch(`/api/questions/${card.qid}/answer`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${g.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ answers: [{ selected_labels: ["Lift quarantine"] }] }),
+  });
+  assert.equal(answered.status, 200, await answered.clone().text());
+  assert.equal(await quarantinedAt(agentId), null);
+  const ev = await db.read(({ db: d }) =>
+    d.event.findMany({ where: { goalId: g.goal.goal_id, name: "agent_unquarantined" } }),
+  );
+  assert.equal(ev.length, 1);
+  assert.equal((JSON.parse(ev[0]?.dataJson ?? "{}") as Json).via, "owner_card");
+});
+
+test("the score rule: no evidence is 0.5 and never quarantines; an approval then a rejection (score 0) does", () => {
+  assert.equal(rep.quarantines({ score: 0.5, verdicts: 0 }), false);
+  assert.equal(rep.quarantines({ score: 0, verdicts: 1 }), false);
+  assert.equal(rep.quarantines({ score: 0, verdicts: 2 }), true);
+  assert.equal(rep.quarantines({ score: 0.3, verdicts: 5 }), false);
+  const day = 86_400_000;
+  const now = Date.now();
+  // A seed of 0.35 and one approval 30 days old (half weight): 0.35 + 0.5.
+  const s = rep.scoreOf(
+    [
+      { delta: 0.35, weight: 1, createdAt: new Date(now) },
+      { delta: 1, weight: 1, createdAt: new Date(now - 30 * day) },
+    ],
+    now,
+  );
+  assert.ok(Math.abs(s - 0.85) < 1e-9);
+});
+
+test("unquarantine_agent (owner token) and POST /api/agents/:id/unquarantine: lifted, reputation unchanged; not_quarantined, not_found", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agent = g.agents[1];
+  assert.ok(agent);
+  const agentId = Number(agent.id);
+  await verdict(g.goal.goal_id, agentId, 1, 10);
+  await verdict(g.goal.goal_id, agentId, -1, 11);
+  assert.notEqual(await quarantinedAt(agentId), null);
+  const before = await rest(g.token, "GET", `/api/agents/${agentId}/reputation`);
+  assert.equal(before.status, 200);
+  assert.deepEqual(
+    { hash: before.json.config_hash, score: before.json.rolling_score, n: before.json.evidence_count },
+    { hash: `agent:${agentId}`, score: 0, n: 2 },
+  );
+  assert.equal(before.json.quarantined, true);
+
+  // Another owner: not_found over MCP and REST, nothing changed.
+  const otherToken = await h.ownerToken("stranger@example.com");
+  const stranger = await h.client(otherToken);
+  const no = await stranger.callTool({ name: "unquarantine_agent", arguments: { agent_id: agentId } });
+  assert.equal(errorCode(no), "not_found");
+  assert.equal((await rest(otherToken, "POST", `/api/agents/${agentId}/unquarantine`)).code, "not_found");
+  assert.equal((await rest(otherToken, "GET", `/api/agents/${agentId}/reputation`)).code, "not_found");
+  assert.equal(
+    errorCode(await g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: 0 } })),
+    "invalid_input",
+  );
+  assert.notEqual(await quarantinedAt(agentId), null);
+  // An agent cannot call it (owner tool).
+  const asAgent = await agent.client.callTool({
+    name: "unquarantine_agent",
+    arguments: { agent_id: agentId },
+  });
+  assert.equal(errorCode(asAgent), "unknown_tool");
+
+  const ok = await g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: agentId } });
+  assert.deepEqual(sc(ok), { agent_id: agentId, status: "active" });
+  assert.equal(await quarantinedAt(agentId), null);
+  const again = await g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: agentId } });
+  assert.equal(errorCode(again), "not_quarantined");
+  const after = await rest(g.token, "GET", `/api/agents/${agentId}/reputation`);
+  assert.equal(after.json.rolling_score, 0, "reputation unchanged");
+  assert.equal(after.json.evidence_count, 2);
+  const row = await db.read(({ db: d }) => d.agent.findUniqueOrThrow({ where: { id: agentId } }));
+  const owner = await db.read(({ db: d }) => d.goal.findUniqueOrThrow({ where: { id: g.goal.goal_id } }));
+  assert.equal(row.unquarantinedBy, owner.ownerId);
+
+  // REST: quarantine again by a further failing verdict, lift over REST; twice is 409.
+  await verdict(g.goal.goal_id, agentId, -1, 12);
+  assert.notEqual(await quarantinedAt(agentId), null);
+  const lifted = await rest(g.token, "POST", `/api/agents/${agentId}/unquarantine`);
+  assert.equal(lifted.status, 200);
+  assert.deepEqual(lifted.json, { agent_id: agentId, status: "active" });
+  const twice = await rest(g.token, "POST", `/api/agents/${agentId}/unquarantine`);
+  assert.equal(twice.status, 409);
+  assert.equal(twice.code, "not_quarantined");
+  assert.equal((await rest(g.token, "POST", "/api/agents/999999/unquarantine")).code, "not_found");
+});
+
+test("three concurrent lifts: exactly one wins", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  await verdict(g.goal.goal_id, agentId, -1, 20);
+  await verdict(g.goal.goal_id, agentId, -1, 21);
+  const results = await Promise.all(
+    [0, 1, 2].map(() => g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: agentId } })),
+  );
+  const codes = results.map((r) => errorCode(r) ?? "ok").sort();
+  assert.deepEqual(codes, ["not_quarantined", "not_quarantined", "ok"]);
+  const ev = await db.read(({ db: d }) =>
+    d.event.count({ where: { goalId: g.goal.goal_id, name: "agent_unquarantined", agentId } }),
+  );
+  assert.equal(ev, 1);
+});
