@@ -396,6 +396,14 @@ export const CATALOGUE = {
     "The name is taken: a skill of that name, or an agent of that name in the goal, exists already.",
     "Pick another name, or edit the existing one.",
   ),
+
+  // ── issue 11: the runner protocol (docs/runner.md) ──────────────────────────────────────────────────
+  lease_lost: entry(
+    409,
+    ["rest"],
+    "The runner no longer holds this launch (its lease expired, or the agent was launched again since).",
+    "End the agent's process: another launch owns it now.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */
