@@ -306,8 +306,8 @@ export const stateInput = launchRef.extend({
 /**
  * A launch's state as the runner sees it. `running`: `agent_started`. `exited` (exit 0, or ended on the
  * hub's answer): `agent_completed` unless the agent's end was recorded already (consuming its terminate
- * sentinel records it); an agent stopped because its goal was paused goes back to `queued` (it runs again
- * when the goal resumes). `crashed`: restart after a backoff that doubles; the third crash in a row makes
+ * sentinel records it); an agent stopped because its goal was paused (or its runner shut down) goes back
+ * to `queued` (it runs again when it may). `crashed`: restart after a backoff that doubles; the third crash in a row makes
  * it `crashed` for good, and its leader and the owner are told once.
  */
 export async function reportState(r: RunnerIdentity, agentId: number, input: z.input<typeof stateInput>) {
@@ -338,7 +338,9 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
     }
     const crashed = s.state === "crashed" && !s.stopped;
     if (!crashed) {
-      const requeue = s.stopped && !terminated;
+      // Stopped by the hub (a paused goal, a quarantine, a runner shutting down) and not ending: it runs
+      // again when it may. Ended, or a terminate sentinel on its way (the watchdog's grace ends it): exited.
+      const requeue = s.stopped && !terminated && a.terminatePostedAt === null;
       const runState: RunState = requeue ? "queued" : "exited";
       await u.db.agent.update({
         where: { id: a.id },
