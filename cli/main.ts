@@ -126,6 +126,17 @@ agent
     out(await restartAgent(agentId));
   });
 
+program
+  .command("events")
+  .description("goal events")
+  .command("export")
+  .description("write a goal's events as JSON lines (ts, event, task_id, agent_id, team_id, …), oldest first")
+  .requiredOption("--goal <goal_id>", "goal id", positiveInt)
+  .action(async (o: { goal: number }) => {
+    const { exportGoalEvents } = await lib(() => import("@/lib/domain/events/export-events"));
+    for await (const e of exportGoalEvents(o.goal)) out(e);
+  });
+
 // issue 11: runners (docs/runner.md).
 const runner = program.command("runner").description("agent runners");
 runner

@@ -239,6 +239,23 @@ test("`switchboard runner token create / revoke / list`", async () => {
   assert.equal((await poll(secret, "cli")).code, "unauthorized");
 });
 
+test("`switchboard events export --goal ID`: JSON lines in the orchestrator's shape; an unknown goal fails", async () => {
+  const g = await createGoal("Export goal");
+  const lines = (await server.cli("events", "export", "--goal", String(g.goal_id))).split("\n");
+  const rows = lines.map((l) => JSON.parse(l) as Json);
+  assert.equal(rows[0]?.event, "goal_created");
+  assert.equal(rows[0]?.task_id, null);
+  assert.deepEqual(Object.keys(rows[0] ?? {}).slice(0, 5), ["ts", "event", "task_id", "agent_id", "team_id"]);
+  const registered = rows.find((r) => r.event === "agent_registered");
+  assert.equal(registered?.agent_id, String(g.coordinator_agent_id));
+  assert.equal(registered?.goal_id, String(g.goal_id));
+  assert.deepEqual(
+    rows.map((r) => r.seq),
+    rows.map((_, i) => i + 1),
+  );
+  await assert.rejects(server.cli("events", "export", "--goal", "999999"), /not_found/);
+});
+
 test("npm start's embedded runner: launches a coordinator over HTTP with a token it made (hashed); off with 0", async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "sb-embedded-"));
   const hub = await startServer({
