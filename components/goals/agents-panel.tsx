@@ -44,7 +44,9 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       ) : null}
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
-          <TableHead columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Active keys", ""]} />
+          <TableHead
+            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Run", "Active keys", ""]}
+          />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
               <tr key={a.agent_id} data-testid={`agent-${a.agent_id}`}>
@@ -55,6 +57,15 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.spawn_depth}</td>
                 <td className="px-5 py-2.5">
                   <StatusBadge status={a.status} />
+                </td>
+                <td
+                  className="px-5 py-2.5 text-slate-600"
+                  data-testid="run-state"
+                  title={
+                    a.run_state ? "started by a runner (docs/runner.md)" : "runs elsewhere, with its own key"
+                  }
+                >
+                  {a.run_state ?? "external"}
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
                 <td className="px-5 py-2.5 text-right">

@@ -172,6 +172,8 @@ export class Runner {
     }
     const entry = this.agents.get(job.agent_id);
     if (entry) entry.session = session;
+    // Started while the runner was stopping: end it at once (it goes back to the hub's queue).
+    if (this.stopping.signal.aborted) void session.stop();
     await this.client.state(job, { state: "running", runtime: job.runtime }).catch((e) => {
       if (e instanceof HubError && e.code === "lease_lost") session.kill();
     });

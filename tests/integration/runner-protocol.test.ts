@@ -65,6 +65,21 @@ async function createGoal(title: string) {
   );
 }
 
+/** A browser session for the harness owner, through next-auth's credentials sign-in. */
+async function signIn(email = "owner@example.com", password = "correct-horse-battery"): Promise<string> {
+  const csrf = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const res = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  jar.push(...res.headers.getSetCookie().map((c) => c.split(";")[0]));
+  return jar.join("; ");
+}
+
 const poll = (token: string, instance: string, extra: Json = {}) =>
   post(token, "/api/runner/poll", { instance, runtimes: ["command"], agent_slots: 1, ...extra });
 
@@ -99,6 +114,12 @@ test("a claude-code template is not handed to a command-only runner: its agent s
   const b = await db.read(({ db: d }) => d.agent.findUnique({ where: { id: reg.agent_id } }));
   assert.equal(b?.runnerManaged, false);
   assert.equal(b?.runState, null);
+  // The goal page shows both: the coordinator queued, the registered agent external.
+  const html = await (
+    await fetch(`${server.url}/goals/${g.goal_id}`, { headers: { cookie: await signIn() } })
+  ).text();
+  const cells = [...html.matchAll(/data-testid="run-state"[^>]*>([^<]*)</g)].map((m) => m[1]);
+  assert.deepEqual(cells, ["queued", "external"]);
   // Leave it out of the later tests' way.
   await db.write(({ db: d }) => d.goal.update({ where: { id: g.goal_id }, data: { status: "cancelled" } }));
 });
