@@ -198,6 +198,14 @@ test("a launch: exactly one of two polling runners takes it; key, running, event
   assert.equal((await post(t.token, agentUrl("renew"), ref)).json.action, "stop");
   await db.write(({ db: d }) => d.goal.update({ where: { id: g.goal_id }, data: { status: "active" } }));
   assert.equal((await post(t.token, agentUrl("renew"), ref)).json.action, "continue");
+  // Quarantined: stop, and once its process is reported ended it waits in the queue (not launched).
+  await db.write(({ db: d }) =>
+    d.agent.update({ where: { id: g.coordinator_agent_id }, data: { quarantinedAt: new Date() } }),
+  );
+  assert.equal((await post(t.token, agentUrl("renew"), ref)).json.action, "stop");
+  await db.write(({ db: d }) =>
+    d.agent.update({ where: { id: g.coordinator_agent_id }, data: { quarantinedAt: null } }),
+  );
 
   // A forced termination of a spawned agent: its renewal answers kill.
   const coord = await server.client(await server.agentKey(g.coordinator_agent_id));
@@ -244,6 +252,17 @@ test("a launch: exactly one of two polling runners takes it; key, running, event
   await post(t.token, agentUrl("key"), { instance: "p3", launch: 2 });
   const r = await agent.callTool({ name: "whoami", arguments: {} }).catch((e: Error) => e);
   assert.ok(r instanceof Error, "the previous launch's key is revoked");
+  // The goal completes: stop; the stopped agent is exited (not queued for a goal that is over).
+  const ref2 = { instance: "p3", launch: 2 };
+  await db.write(({ db: d }) => d.goal.update({ where: { id: g.goal_id }, data: { status: "completed" } }));
+  assert.equal((await post(t.token, agentUrl("renew"), ref2)).json.action, "stop");
+  const end = await post(t.token, agentUrl("state"), {
+    ...ref2,
+    state: "exited",
+    stopped: true,
+    exit_code: 0,
+  });
+  assert.equal(end.json.run_state, "exited");
 });
 
 test("`switchboard runner token create / revoke / list`", async () => {

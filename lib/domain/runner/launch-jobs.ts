@@ -339,8 +339,13 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
     const crashed = s.state === "crashed" && !s.stopped;
     if (!crashed) {
       // Stopped by the hub (a paused goal, a quarantine, a runner shutting down) and not ending: it runs
-      // again when it may. Ended, or a terminate sentinel on its way (the watchdog's grace ends it): exited.
-      const requeue = s.stopped && !terminated && a.terminatePostedAt === null;
+      // again when it may. Ended, a terminate sentinel on its way (the watchdog's grace ends it), or its goal
+      // completed or cancelled: exited.
+      const requeue =
+        s.stopped &&
+        !terminated &&
+        a.terminatePostedAt === null &&
+        !["completed", "cancelled"].includes(a.goal.status);
       const runState: RunState = requeue ? "queued" : "exited";
       await u.db.agent.update({
         where: { id: a.id },
