@@ -45,7 +45,7 @@ async function post(token: string | undefined, url: string, body: unknown = {}) 
   return { status: r.status, json, code: json.error?.code };
 }
 
-async function useRuntime(name: string, runtime: "command" | "claude-code") {
+async function setRuntime(name: string, runtime: "command" | "claude-code") {
   const s = await skills.getSkill(name);
   await skills.saveSkill(
     {
@@ -101,7 +101,7 @@ test("runner auth: no token, an owner token, an unknown or a revoked runner toke
 });
 
 test("a claude-code template is not handed to a command-only runner: its agent stays queued", async () => {
-  await useRuntime("coordinator", "claude-code");
+  await setRuntime("coordinator", "claude-code");
   const t = await tokens.createRunnerToken({ name: "cc" });
   const g = await createGoal("Claude goal");
   const r = await poll(t.token, "cc");
@@ -125,8 +125,8 @@ test("a claude-code template is not handed to a command-only runner: its agent s
 });
 
 test("a launch: exactly one of two polling runners takes it; key, running, events, lease answers, lease_lost", async () => {
-  await useRuntime("coordinator", "command");
-  await useRuntime("engineer", "command");
+  await setRuntime("coordinator", "command");
+  await setRuntime("engineer", "command");
   const t = await tokens.createRunnerToken({ name: "proto" });
   // Two runners long-poll at once; one goal is created: one of them gets the job, the other times out.
   const polls = [poll(t.token, "p1", { wait_s: 3 }), poll(t.token, "p2", { wait_s: 3 })];
@@ -303,7 +303,7 @@ test("npm start's embedded runner: launches a coordinator over HTTP with a token
     env: { SWITCHBOARD_EMBEDDED_RUNNER: "1", SWITCHBOARD_RUNNER_WORK_DIR: work },
   });
   try {
-    await useRuntime("coordinator", "command"); // `true`: starts and exits 0
+    await setRuntime("coordinator", "command"); // `true`: starts and exits 0
     const g = await createGoal("Embedded goal");
     await eventually(
       async () => {
