@@ -159,6 +159,71 @@ secret
     out({ rotated: r.rotated });
   });
 
+agent
+  .command("restart")
+  .description(
+    "queue a crashed or exited runner-managed agent for launch again; prints {agent_id, restarted}",
+  )
+  .argument("<agent_id>", "agent id", positiveInt)
+  .action(async (agentId: number) => {
+    const { restartAgent } = await lib(() => import("@/lib/domain/runner/launch-jobs"));
+    out(await restartAgent(agentId));
+  });
+
+program
+  .command("events")
+  .description("goal events")
+  .command("export")
+  .description("write a goal's events as JSON lines (ts, event, task_id, agent_id, team_id, …), oldest first")
+  .requiredOption("--goal <goal_id>", "goal id", positiveInt)
+  .action(async (o: { goal: number }) => {
+    const { exportGoalEvents } = await lib(() => import("@/lib/domain/events/export-events"));
+    for await (const e of exportGoalEvents(o.goal)) out(e);
+  });
+
+// issue 11: runners (docs/runner.md).
+const runner = program.command("runner").description("agent runners");
+runner
+  .command("start")
+  .description("run a runner in this process until SIGINT/SIGTERM (HTTP to the hub only)")
+  .option("--hub <url>", "the hub's origin (SWITCHBOARD_RUNNER_HUB)")
+  .option("--token <token>", "a runner token sb_runner_… (SWITCHBOARD_RUNNER_TOKEN)")
+  .option("--max-agents <n>", "agents run at once (SWITCHBOARD_RUNNER_MAX_AGENTS)", positiveInt)
+  .option("--work-dir <dir>", "where agent workspaces are made (SWITCHBOARD_RUNNER_WORK_DIR)")
+  .option("--name <name>", "this runner's name on the hub (SWITCHBOARD_RUNNER_ID)")
+  .action(
+    async (o: { hub?: string; token?: string; maxAgents?: number; workDir?: string; name?: string }) => {
+      const { runUntilSignalled } = await import("@/lib/runner/start");
+      await runUntilSignalled(o);
+    },
+  );
+const runnerToken = runner.command("token").description("runner tokens");
+runnerToken
+  .command("create")
+  .description("create a runner token (operator-scoped); prints the token")
+  .option("--name <name>", "a label", "runner")
+  .action(async (o: { name: string }) => {
+    const { createRunnerToken } = await lib(() => import("@/lib/domain/runner/tokens"));
+    const { id, token } = await createRunnerToken({ name: o.name });
+    say(`runner token ${id} created; it is shown only once`);
+    out(token);
+  });
+runnerToken
+  .command("revoke")
+  .description("revoke a runner token; prints {id, revoked}")
+  .argument("<id>", "token id", positiveInt)
+  .action(async (id: number) => {
+    const { revokeRunnerToken } = await lib(() => import("@/lib/domain/runner/tokens"));
+    out(await revokeRunnerToken(id));
+  });
+runnerToken
+  .command("list")
+  .description("list runner tokens with each one's last report; prints JSON")
+  .action(async () => {
+    const { listRunnerTokens } = await lib(() => import("@/lib/domain/runner/tokens"));
+    out(await listRunnerTokens());
+  });
+
 try {
   await program.parseAsync(process.argv);
 } catch (e) {

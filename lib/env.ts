@@ -49,14 +49,27 @@ const schema = z.object({
   // The command-verification runner (`npm run runner`, docs/goals.md).
   /** Recorded as `runner:<id>` in verdicts; default `<hostname>-<pid>`. */
   SWITCHBOARD_RUNNER_ID: z.string().optional(),
-  /** How often an idle runner looks for jobs, in milliseconds. */
-  SWITCHBOARD_RUNNER_POLL_MS: z.coerce.number().int().positive().default(1000),
   /** Jobs one runner runs at once. */
   SWITCHBOARD_RUNNER_CONCURRENCY: z.coerce.number().int().positive().default(2),
   /** Base directory of a command's relative `cwd`; default the runner's working directory. */
   SWITCHBOARD_WORKSPACE: z.string().optional(),
   /** A runner's lease on a job lasts the command's timeout plus this many seconds. */
   SWITCHBOARD_RUNNER_LEASE_GRACE_S: z.coerce.number().min(0).default(30),
+  // issue 11: agent launches (docs/runner.md). Hub side:
+  /** Seconds a runner's lease on a launched agent lasts; the runner renews it every third of that. */
+  SWITCHBOARD_RUNNER_LEASE_S: z.coerce.number().positive().default(30),
+  /** First restart delay after a crash, in milliseconds; doubles with each crash in a row. */
+  SWITCHBOARD_RUNNER_BACKOFF_MS: z.coerce.number().int().min(0).default(2000),
+  /** `npm start` also starts one runner in-process (`0`: off). */
+  SWITCHBOARD_EMBEDDED_RUNNER: z.enum(["0", "1"]).default("1"),
+  // Runner side (`npm run runner`, `switchboard runner start`; flags override):
+  /** The hub's origin (`http://host:3000`) and a runner token (`sb_runner_…`). */
+  SWITCHBOARD_RUNNER_HUB: z.string().optional(),
+  SWITCHBOARD_RUNNER_TOKEN: z.string().optional(),
+  /** Agents one runner runs at once; further launches stay queued on the hub. */
+  SWITCHBOARD_RUNNER_MAX_AGENTS: z.coerce.number().int().positive().default(4),
+  /** Where agent workspaces are made (`<dir>/goal-<id>/agent-<id>`); never the hub's data directory. */
+  SWITCHBOARD_RUNNER_WORK_DIR: z.string().default("./runner-work"),
   // The production server (server/main.ts, `npm start`); PORT is above.
   /** Interface to listen on. */
   HOSTNAME: z.string().default("0.0.0.0"),

@@ -3,6 +3,8 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 /** Prefixes that secret scanners can find. */
 export const AGENT_KEY_PREFIX = "sb_agent_";
 export const OWNER_TOKEN_PREFIX = "sb_pat_";
+/** issue 11: a runner's credential (docs/runner.md). */
+export const RUNNER_TOKEN_PREFIX = "sb_runner_";
 
 /** A new secret credential: 256 random bits, base64url, behind a readable prefix. */
 export function newSecret(prefix: string): { secret: string; hash: string; display: string } {

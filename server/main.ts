@@ -1,6 +1,7 @@
 // The production server: one Node HTTP server that answers /mcp directly (the agents' hot path skips
 // Next.js's request pipeline, about half of a call's CPU) and hands every other request to Next.
 import http from "node:http";
+import os from "node:os";
 import nextEnv from "@next/env";
 import next from "next";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
@@ -82,9 +83,36 @@ const server = http.createServer((req, res) => {
   nextHandler(req, res);
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () =>
-  process.stderr.write(`switchboard: listening on http://${hostname}:${port}\n`),
-);
+await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
+process.stderr.write(`switchboard: listening on http://${hostname}:${port}\n`);
 
-// Stop cleanly on SIGTERM/SIGINT (process managers, Ctrl-C): exit handlers run, open requests are cut.
-for (const signal of ["SIGTERM", "SIGINT"] as const) process.once(signal, () => process.exit(0));
+// issue 11: one embedded runner (SWITCHBOARD_EMBEDDED_RUNNER=0 turns it off), talking to this hub over
+// HTTP like any other runner, with a runner token it creates for itself (stored hashed, revoked at exit).
+const embedded = env().SWITCHBOARD_EMBEDDED_RUNNER === "1" ? await startEmbeddedRunner() : undefined;
+
+async function startEmbeddedRunner() {
+  const { createRunnerToken } = await import("@/lib/domain/runner/tokens");
+  const { runnerFromFlags } = await import("@/lib/runner/start");
+  const instance = `embedded-${os.hostname()}-${process.pid}`;
+  const { id, token } = await createRunnerToken({ name: instance });
+  const host = hostname === "0.0.0.0" || hostname === "::" ? "127.0.0.1" : hostname;
+  const runner = runnerFromFlags({
+    hub: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    token,
+    name: instance,
+  });
+  return { id, runner: runner.start() };
+}
+
+// Stop cleanly on SIGTERM/SIGINT (process managers, Ctrl-C): the embedded runner ends its agents (they go
+// back to the hub's queue, bounded to 10 s), its token is revoked; exit handlers run, open requests are cut.
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.once(signal, async () => {
+    if (embedded) {
+      const { revokeRunnerToken } = await import("@/lib/domain/runner/tokens");
+      await Promise.race([embedded.runner.stop(), new Promise((r) => setTimeout(r, 10_000))]);
+      await revokeRunnerToken(embedded.id).catch(() => {});
+    }
+    process.exit(0);
+  });
+}

@@ -54,7 +54,7 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
           <TableHead
-            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Reputation", "Active keys", ""]}
+            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Reputation", "Run", "Active keys", ""]}
           />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
@@ -85,6 +85,15 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 >
                   {a.reputation.score.toFixed(2)}
                   <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
+                </td>
+                <td
+                  className="px-5 py-2.5 text-slate-600"
+                  data-testid="run-state"
+                  title={
+                    a.run_state ? "started by a runner (docs/runner.md)" : "runs elsewhere, with its own key"
+                  }
+                >
+                  {a.run_state ?? "external"}
                 </td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
                 <td className="space-x-2 px-5 py-2.5 text-right whitespace-nowrap">

@@ -448,6 +448,14 @@ export const CATALOGUE = {
     "The agent is not quarantined, so there is nothing to lift.",
     "Nothing to do.",
   ),
+
+  // ── issue 11: the runner protocol (docs/runner.md) ──────────────────────────────────────────────────
+  lease_lost: entry(
+    409,
+    ["rest"],
+    "The runner no longer holds this launch (its lease expired, or the agent was launched again since).",
+    "End the agent's process: another launch owns it now.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

@@ -1,6 +1,7 @@
 import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
 import { withUnitName } from "@/lib/db";
+import { authenticateRunner, type RunnerIdentity } from "@/lib/domain/runner/tokens";
 import { DomainError, forbidden, notFound, toDomainError } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { cappedText } from "./body";
@@ -75,4 +76,38 @@ export function idParam(value: string | undefined, what: string): number {
   const n = /^\d{1,10}$/.test(value ?? "") ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_ID) throw notFound(what);
   return n;
+}
+
+/**
+ * Wrap a runner-protocol handler (issue 11, docs/runner.md): `Authorization: Bearer sb_runner_…` only
+ * (no session, no Origin: runners are programs), the JSON body parsed, the same error mapping as
+ * `ownerRoute`.
+ */
+export function runnerRoute<P = Record<string, string>>(
+  handler: (ctx: { runner: RunnerIdentity; body: unknown; req: Request; params: P }) => Promise<unknown>,
+) {
+  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const secret = bearerFrom(req.headers.get("authorization"));
+      const runner = secret ? await authenticateRunner(secret) : undefined;
+      if (!runner) {
+        return errorResponse(new DomainError("unauthorized", "Send a runner token (Bearer sb_runner_…)"), {
+          "WWW-Authenticate": 'Bearer realm="switchboard-runner"',
+        });
+      }
+      const body = await jsonBody(req);
+      const result = await withUnitName(`${req.method} ${new URL(req.url).pathname}`, handler, {
+        runner,
+        body,
+        req,
+        params: await context.params,
+      });
+      return result instanceof Response ? result : Response.json(result);
+    } catch (e) {
+      const known = toDomainError(e);
+      if (known) return errorResponse(known);
+      logger.error({ err: e, url: req.url }, "runner request failed");
+      return errorResponse(new DomainError("internal_error", "Internal error"));
+    }
+  };
 }

@@ -1,50 +1,29 @@
-// `npm run runner`: a worker process outside the web server (the seed of the agent runner). It takes
-// command-verification jobs from the database, runs each command and records the verdict.
-import os from "node:os";
-import { disconnect } from "@/lib/db";
-import { claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
-import { env } from "@/lib/env";
-import { logger } from "@/lib/log";
-import { runVerification } from "./command-verifier";
+// `npm run runner -- --hub URL --token T`: a runner process (docs/runner.md). It talks to the hub over HTTP
+// only, with a runner token; it never opens the database (tests/unit/runner-no-db.test.ts).
+import { Command, InvalidArgumentError } from "commander";
+import { runUntilSignalled } from "./start";
 
-const runnerId = env().SWITCHBOARD_RUNNER_ID ?? `${os.hostname()}-${process.pid}`;
-const pollMs = env().SWITCHBOARD_RUNNER_POLL_MS;
-const concurrency = env().SWITCHBOARD_RUNNER_CONCURRENCY;
-const workspace = env().SWITCHBOARD_WORKSPACE ?? process.cwd();
-const stop = new AbortController();
+const positiveInt = (v: string) => {
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError("must be a positive integer");
+  return n;
+};
 
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    const wake = () => {
-      clearTimeout(t);
-      stop.signal.removeEventListener("abort", wake);
-      resolve();
-    };
-    const t = setTimeout(wake, ms);
-    stop.signal.addEventListener("abort", wake, { once: true });
-  });
+const o = new Command()
+  .name("runner")
+  .description("Launch and watch agents for a Switchboard hub")
+  .option("--hub <url>", "the hub's origin (SWITCHBOARD_RUNNER_HUB)")
+  .option("--token <token>", "a runner token sb_runner_… (SWITCHBOARD_RUNNER_TOKEN)")
+  .option("--max-agents <n>", "agents run at once (SWITCHBOARD_RUNNER_MAX_AGENTS)", positiveInt)
+  .option("--work-dir <dir>", "where agent workspaces are made (SWITCHBOARD_RUNNER_WORK_DIR)")
+  .option("--name <name>", "this runner's name on the hub (SWITCHBOARD_RUNNER_ID)")
+  .parse(process.argv)
+  .opts<{ hub?: string; token?: string; maxAgents?: number; workDir?: string; name?: string }>();
 
-async function worker(n: number) {
-  while (!stop.signal.aborted) {
-    try {
-      const job = await claimCommandJob(runnerId);
-      if (!job) {
-        await sleep(pollMs);
-        continue;
-      }
-      logger.info({ runner: runnerId, worker: n, task: job.task_id, cmd: job.cmd }, "verifying");
-      const verdict = await runVerification(job, workspace, stop.signal);
-      if (stop.signal.aborted) break; // interrupted: the lease expires and another runner takes the job
-      const recorded = await reportCommandVerdict(runnerId, job.task_id, verdict);
-      logger.info({ runner: runnerId, task: job.task_id, approve: verdict.approve, recorded }, "verdict");
-    } catch (e) {
-      logger.error({ err: e, runner: runnerId }, "runner iteration failed");
-      await sleep(pollMs);
-    }
-  }
+try {
+  await runUntilSignalled(o);
+  process.exit(0);
+} catch (e) {
+  process.stderr.write(`runner: ${(e as Error).message}\n`);
+  process.exit(1);
 }
-
-for (const sig of ["SIGINT", "SIGTERM"] as const) process.once(sig, () => stop.abort());
-logger.info({ runner: runnerId, concurrency, workspace }, "runner started");
-await Promise.all(Array.from({ length: concurrency }, (_, i) => worker(i)));
-await disconnect();

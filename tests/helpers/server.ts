@@ -164,6 +164,8 @@ export async function startServer(
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: "production",
     LOG_LEVEL: "warn",
+    // issue 11: no embedded runner unless a test asks for one (it would launch the goals' coordinators).
+    SWITCHBOARD_EMBEDDED_RUNNER: "0",
     ...opts.env,
   };
   let child: ChildProcess | undefined;

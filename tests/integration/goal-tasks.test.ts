@@ -24,7 +24,8 @@ const runners: ChildProcess[] = [];
 const clients: Client[] = [];
 
 before(async () => {
-  server = await startServer();
+  // issue 11: a verification's lease is the hub's now (its timeout + this grace).
+  server = await startServer({ env: { SWITCHBOARD_RUNNER_LEASE_GRACE_S: "1" } });
   process.env.DATABASE_URL = server.env.DATABASE_URL;
   db = await import("@/lib/db");
   ({ registerAgent } = await import("@/lib/domain/agents/agents"));
@@ -571,10 +572,22 @@ test("peer verification: request in the peer's inbox, verify_task errors, reject
   assert.equal(holderView?.quarantined, true);
 });
 
-function startRunner(extra: Record<string, string> = {}) {
+let runnerToken: string | undefined;
+async function startRunner(extra: Record<string, string> = {}) {
+  // issue 11: a runner reaches the hub over HTTP with a runner token, never the database.
+  runnerToken ??= (await (await import("@/lib/domain/runner/tokens")).createRunnerToken({ name: "verify" }))
+    .token;
+  const { DATABASE_URL: _db, ...hostEnv } = server.env;
   const child = spawn(process.execPath, [path.join(ROOT, "bin/runner.mjs")], {
     cwd: ROOT,
-    env: { ...server.env, SWITCHBOARD_RUNNER_POLL_MS: "150", LOG_LEVEL: "warn", ...extra },
+    env: {
+      ...hostEnv,
+      SWITCHBOARD_RUNNER_HUB: server.url,
+      SWITCHBOARD_RUNNER_TOKEN: runnerToken,
+      SWITCHBOARD_RUNNER_WORK_DIR: path.join(server.env.SWITCHBOARD_DATA_DIR ?? "/tmp", "..", "runner-work"),
+      LOG_LEVEL: "warn",
+      ...extra,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   runners.push(child);
@@ -611,8 +624,8 @@ test("command verification by `npm run runner`: exit 0 approves, a failure or a 
     assert.equal(sc<{ status: string }>(r).status, "awaiting_verification");
   }
   // Two runners share the queue; each job is verified exactly once.
-  const r1 = startRunner({ SWITCHBOARD_RUNNER_ID: "r1", SWITCHBOARD_WORKSPACE: ROOT });
-  const r2 = startRunner({ SWITCHBOARD_RUNNER_ID: "r2", SWITCHBOARD_WORKSPACE: ROOT });
+  const r1 = await startRunner({ SWITCHBOARD_RUNNER_ID: "r1", SWITCHBOARD_WORKSPACE: ROOT });
+  const r2 = await startRunner({ SWITCHBOARD_RUNNER_ID: "r2", SWITCHBOARD_WORKSPACE: ROOT });
   const final = await until("all command verdicts", async () => {
     const tasks = (await tasksOf(g.token, g.goal.goal_id)).filter((t) => names.includes(t.title));
     return tasks.every((t) => t.status === "done" || t.status === "failed") ? tasks : undefined;
@@ -655,7 +668,7 @@ test("a runner that dies mid-job loses its lease; another runner takes the job a
   const id = g.ids["Lease task"] as number;
   await a.client.callTool({ name: "claim_task", arguments: { task_id: id } });
   await a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: "Ready" } });
-  const first = startRunner({ SWITCHBOARD_RUNNER_ID: "doomed", SWITCHBOARD_RUNNER_LEASE_GRACE_S: "1" });
+  const first = await startRunner({ SWITCHBOARD_RUNNER_ID: "doomed", SWITCHBOARD_RUNNER_LEASE_GRACE_S: "1" });
   const fs = await import("node:fs");
   const pid = await until("the first run", async () =>
     fs.existsSync(marker) ? Number(fs.readFileSync(marker, "utf8")) : undefined,
@@ -664,14 +677,14 @@ test("a runner that dies mid-job loses its lease; another runner takes the job a
   try {
     process.kill(-pid, "SIGKILL"); // the orphaned command's process group
   } catch {}
-  startRunner({ SWITCHBOARD_RUNNER_ID: "heir" });
+  await startRunner({ SWITCHBOARD_RUNNER_ID: "heir" });
   const task = await until("the heir's verdict", async () => {
     const t = (await tasksOf(g.token, g.goal.goal_id)).find((x) => x.id === id);
     return t && t.status !== "awaiting_verification" ? t : undefined;
   });
   assert.equal(task.status, "done", task.verdict_reason ?? "");
   const row = await db.read(({ db: d }) => d.goalTask.findUnique({ where: { id } }));
-  assert.equal(row?.verifiedBy, "runner:heir");
+  assert.match(row?.verifiedBy ?? "", /^runner:\d+:heir$/); // runner:<token id>:<instance>
 });
 
 test("GET /api/goals and /api/goals/:id: the contract's shapes, an owner sees only their goals", async () => {

@@ -135,6 +135,8 @@ export async function listGoalAgents(goalId: number) {
     spawn_depth: a.spawnDepth,
     status: agentStatus(a),
     active_keys: a.apiKeys.length,
+    // issue 11: queued | starting | running | backoff | exited | crashed; null: runs elsewhere (docs/runner.md).
+    run_state: a.runnerManaged ? a.runState : null,
     created_at: a.createdAt.toISOString(),
     quarantined: a.quarantinedAt !== null,
     reputation: reputationOf(reputationKey(a)),

@@ -3,6 +3,7 @@ import { retryOnUniqueViolation, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
 import { DomainError } from "@/lib/errors";
 
 /** Named coordinator templates for `coordinator_config`. */
@@ -108,6 +109,9 @@ async function insertGoal(
         role: template.role,
         skill: template.skill,
         spawnDepth: 0,
+        // issue 11: the coordinator is started by a runner (docs/runner.md).
+        runnerManaged: true,
+        runState: "queued",
       },
     });
     await db.goal.update({
@@ -132,6 +136,7 @@ async function insertGoal(
       kind: "system",
       content: `Goal "${data.title}" created (draft). Coordinator: ${coordinator.name} (#${coordinator.id}).`,
     });
+    u.notify(LAUNCH_TOPIC);
     return { goal_id: goal.id, slug, channel_id: channel.id, coordinator_agent_id: coordinator.id };
   });
 }

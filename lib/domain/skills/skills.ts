@@ -15,6 +15,23 @@ export const skillInput = z.strictObject({
   system_prompt: z.string().trim().min(1).max(20_000),
   tools: z.array(z.string().min(1).max(64)).max(100).default([]),
   model: z.string().trim().max(100).nullish(),
+  // issue 11: how a runner starts agents of this template (docs/runner.md). Omitted on an edit: unchanged.
+  runtime: z.enum(["claude-code", "command"]).optional(),
+  command: z
+    .strictObject({
+      cmd: z.string().min(1).max(1000),
+      args: z.array(z.string().max(4000)).max(100).optional(),
+    })
+    .nullish(),
+  env: z
+    .record(
+      z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+        .max(100),
+      z.string().max(10_000),
+    )
+    .nullish(),
 });
 export type SkillInput = z.input<typeof skillInput>;
 
@@ -24,6 +41,9 @@ export type SkillView = {
   system_prompt: string;
   tools: string[];
   model: string | null;
+  runtime: string;
+  command: { cmd: string; args?: string[] } | null;
+  env: Record<string, string> | null;
   builtin: boolean;
   updated_at: string;
 };
@@ -76,6 +96,9 @@ type SkillRow = {
   systemPrompt: string;
   toolsJson: string;
   model: string | null;
+  runtime: string;
+  commandJson: string | null;
+  envJson: string | null;
   builtin: boolean;
   updatedAt: Date;
 };
@@ -87,6 +110,9 @@ function view(s: SkillRow): SkillView {
     system_prompt: s.systemPrompt,
     tools: JSON.parse(s.toolsJson) as string[],
     model: s.model,
+    runtime: s.runtime,
+    command: s.commandJson ? (JSON.parse(s.commandJson) as SkillView["command"]) : null,
+    env: s.envJson ? (JSON.parse(s.envJson) as Record<string, string>) : null,
     builtin: s.builtin,
     updated_at: s.updatedAt.toISOString(),
   };
@@ -172,6 +198,9 @@ export async function saveSkill(input: SkillInput, opts: { create: boolean }): P
       systemPrompt: data.system_prompt,
       toolsJson: JSON.stringify(data.tools),
       model: data.model || null,
+      ...(data.runtime !== undefined && { runtime: data.runtime }),
+      ...(data.command !== undefined && { commandJson: data.command ? JSON.stringify(data.command) : null }),
+      ...(data.env !== undefined && { envJson: data.env ? JSON.stringify(data.env) : null }),
     };
     const row = existing
       ? await db.skill.update({ where: { name: data.name }, data: fields })

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { Unit } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
 import { renderPrompt, type SkillView } from "@/lib/domain/skills/skills";
 import { DomainError } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newId, newSecret } from "@/lib/ids";
@@ -104,9 +105,13 @@ export async function addMember(
         teamId: m.teamId,
         spawnDepth: m.depth,
         planTaskId: m.planTaskId,
+        // issue 11: spawned agents are started by a runner (docs/runner.md).
+        runnerManaged: true,
+        runState: "queued",
       },
       select: { id: true, name: true },
     });
+    u.notify(LAUNCH_TOPIC);
   }
   const { hash, display } = newSecret(AGENT_KEY_PREFIX);
   await u.db.apiKey.create({ data: { agentId: agent.id, hash, prefix: display } });

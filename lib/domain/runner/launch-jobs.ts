@@ -1,0 +1,556 @@
+import { z } from "zod";
+import { waitFor } from "@/lib/bus";
+import { read, type Unit, write } from "@/lib/db";
+import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
+import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { appendEvent } from "@/lib/domain/events/append-event";
+import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
+import { env } from "@/lib/env";
+import { DomainError, notFound } from "@/lib/errors";
+import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
+import type { RunnerIdentity } from "./tokens";
+
+/**
+ * Launch jobs (issue 11, docs/runner.md). Desired state, not requests: an agent should run when it is
+ * managed by a runner (`runnerManaged`: the coordinator, spawned agents), has not terminated, is not
+ * quarantined, its goal is not paused, completed or cancelled, and its run state allows it (queued; a
+ * backoff that is over; a launch whose lease expired). A runner takes such an agent with a conditional
+ * update on `launchSeq` (exactly one runner wins, as in claim-task.ts), holds it under a lease it renews,
+ * and reports what happens. Every report carries the launch number: a report for an older launch is
+ * refused (`lease_lost`), so a runner that lost its lease cannot overwrite the state of the new launch.
+ */
+
+/** The bus topic runners' long-polls wait on: a new launchable agent (or a restart) wakes them. */
+export const LAUNCH_TOPIC = "runner:launch";
+/** Crashes in a row after which an agent is `crashed` and not launched again. */
+export const CRASH_LIMIT = 3;
+const STOPPED_GOAL = ["paused", "completed", "cancelled"];
+const OUTPUT_CAP = 2000;
+
+export type RunState = "queued" | "starting" | "running" | "backoff" | "exited" | "crashed";
+
+const leaseMs = () => env().SWITCHBOARD_RUNNER_LEASE_S * 1000;
+/** The runner instance as recorded on the agent: the token's id and the instance name it reports. */
+const holderOf = (r: RunnerIdentity, instance: string) => `${r.tokenId}:${instance}`;
+
+export const pollInput = z.strictObject({
+  instance: z.string().min(1).max(200),
+  runtimes: z
+    .array(z.enum(["claude-code", "command"]))
+    .max(5)
+    .default([]),
+  agent_slots: z.number().int().min(0).max(10_000).default(0),
+  verify_slots: z.number().int().min(0).max(10_000).default(0),
+  running: z.number().int().min(0).max(10_000).default(0),
+  wait_s: z.number().min(0).max(60).default(0),
+});
+
+export type AgentJob = {
+  kind: "agent";
+  agent_id: number;
+  goal_id: number;
+  launch: number;
+  name: string;
+  role: string;
+  runtime: "claude-code" | "command";
+  command: { cmd: string; args?: string[] } | null;
+  model: string | null;
+  system_prompt: string;
+  env: Record<string, string>;
+  resume_session_id: string | null;
+  /** The lease's length: renew well within it. */
+  lease_s: number;
+};
+export type VerifyJob = { kind: "verify" } & CommandJob;
+export type RunnerJob = AgentJob | VerifyJob;
+
+function launchableWhere(now: Date) {
+  return {
+    runnerManaged: true,
+    ...notTerminatedWhere,
+    quarantinedAt: null,
+    goal: { status: { notIn: STOPPED_GOAL } },
+    OR: [
+      { runState: "queued" },
+      { runState: "backoff", relaunchAt: { lte: now } },
+      { runState: { in: ["starting", "running"] }, leaseUntil: { lt: now } },
+    ],
+  };
+}
+
+type SkillRow = {
+  name: string;
+  systemPrompt: string;
+  model: string | null;
+  runtime: string;
+  commandJson: string | null;
+  envJson: string | null;
+};
+
+/** Take one launchable agent whose template's runtime the runner offers; null when there is none. */
+async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]): Promise<AgentJob | null> {
+  if (runtimes.length === 0) return null;
+  // A read first: an idle runner re-checks every half second, and most checks find nothing to take.
+  const any = await read(({ db }) =>
+    db.agent.findFirst({ where: launchableWhere(new Date()), select: { id: true } }),
+  );
+  if (!any) return null;
+  return write(async (u) => {
+    const now = new Date();
+    const candidates = await u.db.agent.findMany({
+      where: launchableWhere(now),
+      orderBy: { id: "asc" },
+      take: 20,
+      include: { goal: { select: { title: true, description: true } } },
+    });
+    if (candidates.length === 0) return null;
+    const names = [...new Set(candidates.map((a) => a.skill).filter((s): s is string => !!s))];
+    const skills = new Map<string, SkillRow>(
+      (await u.db.skill.findMany({ where: { name: { in: names } } })).map((s) => [s.name, s]),
+    );
+    for (const a of candidates) {
+      const skill = a.skill ? skills.get(a.skill) : undefined;
+      const runtime = skill?.runtime === "command" ? "command" : "claude-code";
+      if (!runtimes.includes(runtime)) continue;
+      const { count } = await u.db.agent.updateMany({
+        where: { id: a.id, launchSeq: a.launchSeq, ...launchableWhere(now) },
+        data: {
+          runState: "starting",
+          runnerInstance: holderOf(r, instance),
+          launchSeq: a.launchSeq + 1,
+          leaseUntil: new Date(now.getTime() + leaseMs()),
+        },
+      });
+      if (count !== 1) continue;
+      const leader = a.leaderId ? await u.db.agent.findUnique({ where: { id: a.leaderId } }) : null;
+      const prompt = a.systemPrompt ?? skill?.systemPrompt.replaceAll("{role_description}", a.role) ?? "";
+      const identity = `\n\nYou are agent ${a.name} (#${a.id}), role ${a.role}, on goal #${a.goalId} "${a.goal.title}". Your leader: ${leader ? `${leader.name} (#${leader.id})` : "the owner"}.${a.teamId ? ` Your team: ${a.teamId}.` : ""}`;
+      return {
+        kind: "agent",
+        agent_id: a.id,
+        goal_id: a.goalId,
+        launch: a.launchSeq + 1,
+        name: a.name,
+        role: a.role,
+        runtime,
+        command: skill?.commandJson ? (JSON.parse(skill.commandJson) as AgentJob["command"]) : null,
+        model: a.model ?? skill?.model ?? null,
+        system_prompt: prompt + identity,
+        env: {
+          ...(skill?.envJson ? (JSON.parse(skill.envJson) as Record<string, string>) : {}),
+          SWITCHBOARD_AGENT_ID: String(a.id),
+          SWITCHBOARD_AGENT_NAME: a.name,
+          SWITCHBOARD_AGENT_ROLE: a.role,
+          SWITCHBOARD_GOAL_ID: String(a.goalId),
+          SWITCHBOARD_GOAL_TITLE: a.goal.title,
+          SWITCHBOARD_GOAL_DESCRIPTION: a.goal.description,
+          SWITCHBOARD_TASK_ID: a.planTaskId ?? "",
+          SWITCHBOARD_TEAM_ID: a.teamId ?? "",
+          SWITCHBOARD_LEADER_ID: a.leaderId ? String(a.leaderId) : "",
+        },
+        resume_session_id: a.runtimeSessionId,
+        lease_s: env().SWITCHBOARD_RUNNER_LEASE_S,
+      } satisfies AgentJob;
+    }
+    return null;
+  }, "runner.take");
+}
+
+/**
+ * A runner's long-poll: the first job it has room for (an agent launch, else a command verification),
+ * waiting up to `wait_s` seconds, woken by the bus when an agent becomes launchable. Records the
+ * runner's reported load (capacity, running) on its token, which the hub shows.
+ */
+export async function pollJob(
+  r: RunnerIdentity,
+  input: z.input<typeof pollInput>,
+  signal?: AbortSignal,
+): Promise<{ job: RunnerJob | null }> {
+  const p = pollInput.parse(input);
+  await write(({ db }) =>
+    db.runnerToken.update({
+      where: { id: r.tokenId },
+      data: {
+        lastSeenAt: new Date(),
+        statusJson: JSON.stringify({
+          instance: p.instance,
+          runtimes: p.runtimes,
+          running: p.running,
+          free_agent_slots: p.agent_slots,
+        }),
+      },
+    }),
+  );
+  const check = async (): Promise<RunnerJob | undefined> => {
+    if (p.agent_slots > 0) {
+      const job = await takeAgent(r, p.instance, p.runtimes);
+      if (job) return job;
+    }
+    if (p.verify_slots > 0) {
+      const job = await claimCommandJob(holderOf(r, p.instance));
+      if (job) return { kind: "verify", ...job };
+    }
+    return undefined;
+  };
+  const job = await waitFor({
+    topics: [LAUNCH_TOPIC],
+    check,
+    timeoutMs: p.wait_s * 1000,
+    recheckMs: 500,
+    signal,
+  });
+  return { job: job ?? null };
+}
+
+export const verdictInput = z.strictObject({
+  instance: z.string().min(1).max(200),
+  approve: z.boolean(),
+  reason: z.string().max(10_000),
+});
+
+/** The verdict of a command verification this runner took (false: it no longer holds the job). */
+export async function reportVerdict(r: RunnerIdentity, taskId: number, input: z.input<typeof verdictInput>) {
+  const v = verdictInput.parse(input);
+  const recorded = await reportCommandVerdict(holderOf(r, v.instance), taskId, v);
+  return { recorded };
+}
+
+export const launchRef = z.strictObject({
+  instance: z.string().min(1).max(200),
+  launch: z.number().int().positive(),
+});
+
+/** The agent as this launch holds it, or `lease_lost` (not found: `not_found`). */
+async function heldAgent(u: Unit, r: RunnerIdentity, agentId: number, ref: z.output<typeof launchRef>) {
+  const a = await u.db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
+  if (!a?.runnerManaged) throw notFound(`agent ${agentId}`);
+  if (a.launchSeq !== ref.launch || a.runnerInstance !== holderOf(r, ref.instance)) {
+    throw new DomainError(
+      "lease_lost",
+      `launch ${ref.launch} of agent ${agentId} is not held by this runner`,
+      {
+        details: { agent_id: agentId, launch: ref.launch, current_launch: a.launchSeq },
+      },
+    );
+  }
+  return a;
+}
+
+/**
+ * A fresh API key for the launched agent (shown once, to the runner that holds the launch): every
+ * earlier key of the agent is revoked, so a key of a previous launch (or of a dead runner) stops working.
+ */
+export async function issueLaunchKey(r: RunnerIdentity, agentId: number, input: z.input<typeof launchRef>) {
+  const ref = launchRef.parse(input);
+  return write(async (u) => {
+    const a = await heldAgent(u, r, agentId, ref);
+    await u.db.apiKey.updateMany({
+      where: { agentId: a.id, revokedAt: null },
+      data: { revokedAt: new Date() },
+    });
+    const { secret, hash, display } = newSecret(AGENT_KEY_PREFIX);
+    await u.db.apiKey.create({ data: { agentId: a.id, hash, prefix: display } });
+    return { api_key: secret };
+  }, "runner.key");
+}
+
+/** What the runner does with a running agent: keep it, end it cleanly, or end it now. */
+export type LeaseAction = "continue" | "stop" | "kill";
+
+/**
+ * Renew a launch's lease, answering what should happen to the agent: `kill` when the lease is lost or the
+ * termination was forced (watchdog grace, `terminate_child force`: a `terminate.forced` event), `stop`
+ * when the agent consumed its terminate sentinel, is quarantined, or its goal is paused, completed or
+ * cancelled; else `continue` (the lease extended).
+ */
+export async function renewLease(
+  r: RunnerIdentity,
+  agentId: number,
+  input: z.input<typeof launchRef>,
+): Promise<{ action: LeaseAction }> {
+  const ref = launchRef.parse(input);
+  return write(async (u) => {
+    let a: Awaited<ReturnType<typeof heldAgent>>;
+    try {
+      a = await heldAgent(u, r, agentId, ref);
+    } catch (e) {
+      if (e instanceof DomainError && e.code === "lease_lost") return { action: "kill" as const };
+      throw e;
+    }
+    const ending = a.terminatePostedAt !== null || a.status === "terminated" || a.terminateConsumed;
+    if (ending) {
+      const forced = await u.db.event.findFirst({
+        where: { goalId: a.goalId, agentId: a.id, name: "terminate.forced" },
+        select: { id: true },
+      });
+      if (forced) return { action: "kill" as const };
+    }
+    if (a.status === "terminated" || a.terminateConsumed) return { action: "stop" as const };
+    if (a.quarantinedAt || STOPPED_GOAL.includes(a.goal.status)) return { action: "stop" as const };
+    await u.db.agent.update({ where: { id: a.id }, data: { leaseUntil: new Date(Date.now() + leaseMs()) } });
+    return { action: "continue" as const };
+  }, "runner.renew");
+}
+
+export const stateInput = launchRef.extend({
+  state: z.enum(["running", "exited", "crashed"]),
+  /** The runner ended it on the hub's `stop`/`kill` answer (not a crash, whatever the exit code). */
+  stopped: z.boolean().default(false),
+  runtime: z.string().max(40).optional(),
+  exit_code: z.number().int().nullish(),
+  signal: z.string().max(40).nullish(),
+  error: z.string().max(OUTPUT_CAP).nullish(),
+});
+
+/**
+ * A launch's state as the runner sees it. `running`: `agent_started`. `exited` (exit 0, or ended on the
+ * hub's answer): `agent_completed` unless the agent's end was recorded already (consuming its terminate
+ * sentinel records it); an agent stopped because its goal was paused (or its runner shut down) goes back
+ * to `queued` (it runs again when it may). `crashed`: restart after a backoff that doubles; the third crash in a row makes
+ * it `crashed` for good, and its leader and the owner are told once.
+ */
+export async function reportState(r: RunnerIdentity, agentId: number, input: z.input<typeof stateInput>) {
+  const s = stateInput.parse(input);
+  return write(async (u) => {
+    const a = await heldAgent(u, r, agentId, s);
+    const now = new Date();
+    const terminated = a.status === "terminated" || a.terminateConsumed;
+    const base = { goalId: a.goalId, agentId: a.id, teamId: a.teamId };
+    if (s.state === "running") {
+      const { count } = await u.db.agent.updateMany({
+        where: { id: a.id, launchSeq: s.launch, runState: "starting" },
+        data: { runState: "running", leaseUntil: new Date(now.getTime() + leaseMs()) },
+      });
+      if (count === 1) {
+        await appendEvent(u, {
+          ...base,
+          name: "agent_started",
+          data: {
+            runner: a.runnerInstance,
+            launch: s.launch,
+            runtime: s.runtime ?? null,
+            resumed_session: a.runtimeSessionId,
+          },
+        });
+      }
+      return { run_state: "running" as RunState };
+    }
+    const crashed = s.state === "crashed" && !s.stopped;
+    if (!crashed) {
+      // Stopped by the hub (a paused goal, a quarantine, a runner shutting down) and not ending: it runs
+      // again when it may. Ended, a terminate sentinel on its way (the watchdog's grace ends it), or its goal
+      // completed or cancelled: exited.
+      const requeue =
+        s.stopped &&
+        !terminated &&
+        a.terminatePostedAt === null &&
+        !["completed", "cancelled"].includes(a.goal.status);
+      const runState: RunState = requeue ? "queued" : "exited";
+      await u.db.agent.update({
+        where: { id: a.id },
+        data: { runState, leaseUntil: null, crashStreak: 0, relaunchAt: null },
+      });
+      if (!terminated) {
+        await appendEvent(u, {
+          ...base,
+          name: "agent_completed",
+          data: {
+            reason: requeue ? "stopped" : "exited",
+            exit_code: s.exit_code ?? null,
+            signal: s.signal ?? null,
+            launch: s.launch,
+          },
+        });
+      }
+      return { run_state: runState };
+    }
+    const streak = a.crashStreak + 1;
+    const final = streak >= CRASH_LIMIT || terminated;
+    const delay = env().SWITCHBOARD_RUNNER_BACKOFF_MS * 2 ** (streak - 1);
+    const runState: RunState = final ? "crashed" : "backoff";
+    await u.db.agent.update({
+      where: { id: a.id },
+      data: {
+        runState,
+        crashStreak: streak,
+        leaseUntil: null,
+        relaunchAt: final ? null : new Date(now.getTime() + delay),
+      },
+    });
+    await appendEvent(u, {
+      ...base,
+      name: "agent_crashed",
+      data: {
+        crashes_in_a_row: streak,
+        exit_code: s.exit_code ?? null,
+        signal: s.signal ?? null,
+        error: s.error ?? null,
+        launch: s.launch,
+        restart_in_ms: final ? null : delay,
+      },
+    });
+    if (final && !terminated) await tellCrashed(u, a, streak, s.error ?? null);
+    if (!final) u.notify(LAUNCH_TOPIC);
+    return { run_state: runState };
+  }, "runner.state");
+}
+
+/** The one notice of a `crashed` agent: to its leader's inbox and to the owner in the goal channel. */
+async function tellCrashed(
+  u: Unit,
+  a: { id: number; goalId: number; name: string; leaderId: number | null },
+  crashes: number,
+  error: string | null,
+) {
+  const text = `[RUNNER] Agent ${a.name} (#${a.id}) crashed ${crashes} times in a row and is not restarted${error ? ` (last error: ${error.slice(0, 300)})` : ""}. Restart it with \`switchboard agent restart ${a.id}\`, or end it with terminate_child.`;
+  if (a.leaderId) {
+    await insertMessage(u, {
+      goalId: a.goalId,
+      recipientAgentId: a.leaderId,
+      sender: { kind: "system" },
+      kind: "system",
+      content: text,
+      meta: { about: "agent_crashed", agent_id: String(a.id), actions: ["restart", "terminate"] },
+    });
+  }
+  await postToGoalChannel(u, a.goalId, text, {
+    about: "agent_crashed",
+    agent_id: String(a.id),
+    actions: ["restart", "terminate"],
+  });
+}
+
+const runtimeEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("session"), sessionId: z.string().max(200) }),
+  z.object({ type: z.literal("assistant_text"), text: z.string() }),
+  z.object({ type: z.literal("tool_called"), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
+  z.object({
+    type: z.literal("tool_result"),
+    toolUseId: z.string(),
+    isError: z.boolean(),
+    content: z.string(),
+  }),
+  z.object({ type: z.literal("tool_denied"), name: z.string(), reason: z.string() }),
+  z.object({
+    type: z.literal("turn.usage"),
+    model: z.string(),
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    cacheReadTokens: z.number(),
+    cacheWriteTokens: z.number(),
+    costUsd: z.number().optional(),
+  }),
+  z.object({ type: z.literal("turn.end"), isError: z.boolean() }),
+  z.object({ type: z.literal("output"), stream: z.enum(["stdout", "stderr"]), line: z.string() }),
+  z.object({
+    type: z.literal("exit"),
+    code: z.number().nullable(),
+    signal: z.string().nullable(),
+    error: z.string().optional(),
+  }),
+]);
+
+export const eventsInput = launchRef.extend({ events: z.array(runtimeEvent).max(500) });
+
+const cap = (s: string) => (s.length > OUTPUT_CAP ? `${s.slice(0, OUTPUT_CAP)}…` : s);
+const capJson = (v: unknown) => cap(JSON.stringify(v) ?? "null");
+
+/**
+ * Runtime events of a launch, recorded in the goal's log (bounded in size): `tool_called`,
+ * `tool_result`, `tool_denied`, `agent_output` (a `command` agent's stdout/stderr line), `agent_text`;
+ * `session` stores the runtime's session id for a resume.
+ */
+export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.input<typeof eventsInput>) {
+  const p = eventsInput.parse(input);
+  return write(async (u) => {
+    const a = await heldAgent(u, r, agentId, p);
+    const base = { goalId: a.goalId, agentId: a.id, teamId: a.teamId };
+    let recorded = 0;
+    for (const e of p.events) {
+      const add = async (name: string, data: Record<string, unknown>) => {
+        await appendEvent(u, { ...base, name, data });
+        recorded++;
+      };
+      switch (e.type) {
+        case "session":
+          await u.db.agent.update({ where: { id: a.id }, data: { runtimeSessionId: e.sessionId } });
+          break;
+        case "tool_called":
+          await add("tool_called", { tool_use_id: e.toolUseId, tool: e.name, input: capJson(e.input) });
+          break;
+        case "tool_result":
+          await add("tool_result", {
+            tool_use_id: e.toolUseId,
+            is_error: e.isError,
+            content: cap(e.content),
+          });
+          break;
+        case "tool_denied":
+          await add("tool_denied", { tool: e.name, reason: cap(e.reason) });
+          break;
+        case "output":
+          await add("agent_output", { stream: e.stream, line: cap(e.line) });
+          break;
+        case "assistant_text":
+          await add("agent_text", { text: cap(e.text) });
+          break;
+        case "turn.usage":
+          // issue 12: record this turn's usage through the usage operation (model, tokens, cost, the task
+          // the agent holds and its billing code), and the `turn.usage` event with it.
+          break;
+        default:
+          break; // turn.end, exit: the state report carries the exit
+      }
+    }
+    return { recorded };
+  }, "runner.events");
+}
+
+/**
+ * The owner or operator restarts an agent: a `crashed` or `exited` agent is queued again with its crash
+ * count cleared (a running one is left alone).
+ */
+export async function restartAgent(agentId: number, ownerId?: number) {
+  return write(async (u) => {
+    const a = await u.db.agent.findUnique({ where: { id: agentId }, include: { goal: true } });
+    if (!a?.runnerManaged || (ownerId !== undefined && a.goal.ownerId !== ownerId)) {
+      throw notFound(`agent ${agentId}`);
+    }
+    const { count } = await u.db.agent.updateMany({
+      where: { id: a.id, runState: { in: ["crashed", "exited"] } },
+      data: { runState: "queued", crashStreak: 0, relaunchAt: null, leaseUntil: null },
+    });
+    if (count === 1) {
+      await appendEvent(u, { goalId: a.goalId, agentId: a.id, name: "agent_restart_requested", data: {} });
+      u.notify(LAUNCH_TOPIC);
+    }
+    return { agent_id: a.id, restarted: count === 1 };
+  });
+}
+
+/** Run states of a goal's runner-managed agents (the CLI and tests read it). */
+export async function goalRunStates(goalId: number) {
+  const rows = await read(({ db }) =>
+    db.agent.findMany({
+      where: { goalId, runnerManaged: true },
+      orderBy: { id: "asc" },
+      select: {
+        id: true,
+        name: true,
+        runState: true,
+        launchSeq: true,
+        crashStreak: true,
+        runnerInstance: true,
+      },
+    }),
+  );
+  return rows.map((a) => ({
+    agent_id: a.id,
+    name: a.name,
+    run_state: a.runState,
+    launches: a.launchSeq,
+    crashes_in_a_row: a.crashStreak,
+    runner: a.runnerInstance,
+  }));
+}
