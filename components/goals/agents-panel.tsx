@@ -54,7 +54,18 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
       <div className="overflow-x-auto">
         <table className="min-w-full text-sm">
           <TableHead
-            columns={["ID", "Name", "Role", "Leader", "Depth", "Status", "Reputation", "Run", "Active keys", ""]}
+            columns={[
+              "ID",
+              "Name",
+              "Role",
+              "Leader",
+              "Depth",
+              "Status",
+              "Reputation",
+              "Run",
+              "Active keys",
+              "",
+            ]}
           />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (

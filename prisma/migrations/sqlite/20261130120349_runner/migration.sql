@@ -65,6 +65,10 @@ CREATE TABLE "new_Agent" (
     "idleStage" INTEGER NOT NULL DEFAULT 0,
     "idleStageAt" DATETIME,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "proposalId" INTEGER,
+    "mcpServersJson" TEXT,
+    "unquarantinedAt" DATETIME,
+    "unquarantinedBy" INTEGER,
     "runnerManaged" BOOLEAN NOT NULL DEFAULT false,
     "runState" TEXT,
     "runnerInstance" TEXT,
@@ -77,7 +81,7 @@ CREATE TABLE "new_Agent" (
     CONSTRAINT "Agent_leaderId_fkey" FOREIGN KEY ("leaderId") REFERENCES "Agent" ("id") ON DELETE SET NULL ON UPDATE CASCADE,
     CONSTRAINT "Agent_teamId_fkey" FOREIGN KEY ("teamId") REFERENCES "Team" ("id") ON DELETE SET NULL ON UPDATE CASCADE
 );
-INSERT INTO "new_Agent" ("activePlanId", "autonomyTier", "configHash", "createdAt", "goalId", "id", "idleStage", "idleStageAt", "lastToolCallAt", "leaderId", "model", "name", "planTaskId", "quarantinedAt", "reviewDetail", "reviewPending", "reviewPendingAt", "reviewStage", "reviewStageAt", "role", "skill", "spawnDepth", "status", "systemPrompt", "teamId", "termReqStage", "termReqStageAt", "terminateConsumed", "terminatePostedAt", "terminationRequested", "terminationRequestedAt", "toolScopeJson") SELECT "activePlanId", "autonomyTier", "configHash", "createdAt", "goalId", "id", "idleStage", "idleStageAt", "lastToolCallAt", "leaderId", "model", "name", "planTaskId", "quarantinedAt", "reviewDetail", "reviewPending", "reviewPendingAt", "reviewStage", "reviewStageAt", "role", "skill", "spawnDepth", "status", "systemPrompt", "teamId", "termReqStage", "termReqStageAt", "terminateConsumed", "terminatePostedAt", "terminationRequested", "terminationRequestedAt", "toolScopeJson" FROM "Agent";
+INSERT INTO "new_Agent" ("activePlanId", "autonomyTier", "configHash", "createdAt", "goalId", "id", "idleStage", "idleStageAt", "lastToolCallAt", "leaderId", "mcpServersJson", "model", "name", "planTaskId", "proposalId", "quarantinedAt", "reviewDetail", "reviewPending", "reviewPendingAt", "reviewStage", "reviewStageAt", "role", "skill", "spawnDepth", "status", "systemPrompt", "teamId", "termReqStage", "termReqStageAt", "terminateConsumed", "terminatePostedAt", "terminationRequested", "terminationRequestedAt", "toolScopeJson", "unquarantinedAt", "unquarantinedBy") SELECT "activePlanId", "autonomyTier", "configHash", "createdAt", "goalId", "id", "idleStage", "idleStageAt", "lastToolCallAt", "leaderId", "mcpServersJson", "model", "name", "planTaskId", "proposalId", "quarantinedAt", "reviewDetail", "reviewPending", "reviewPendingAt", "reviewStage", "reviewStageAt", "role", "skill", "spawnDepth", "status", "systemPrompt", "teamId", "termReqStage", "termReqStageAt", "terminateConsumed", "terminatePostedAt", "terminationRequested", "terminationRequestedAt", "toolScopeJson", "unquarantinedAt", "unquarantinedBy" FROM "Agent";
 DROP TABLE "Agent";
 ALTER TABLE "new_Agent" RENAME TO "Agent";
 CREATE INDEX "Agent_leaderId_idx" ON "Agent"("leaderId");
