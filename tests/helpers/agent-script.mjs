@@ -3,8 +3,10 @@
 // endpoint with the key the runner gave it, says who it is on stdout, and then, by the goal's title:
 //   "[crash]" exits 2 at once; "[exit]" exits 0 after whoami; otherwise reads its inbox in a loop
 //   (printing each message), calls signal_review when a message says SIGNAL_REVIEW, and exits when its
-//   key stops working (a newer launch revoked it). It never exits on its terminate sentinel: the runner
+//   key stops working (a newer launch revoked it). With PROBE_SECRET_NAME set it prints the sha256 of that
+//   variable (a secret delivered at launch), never the value. It never exits on its terminate sentinel: the runner
 //   ends it. Its pid goes to $SWITCHBOARD_WORKSPACE/pid.
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -30,6 +32,12 @@ await client.connect(
 );
 const me = (await client.callTool({ name: "whoami", arguments: {} })).structuredContent;
 process.stdout.write(`hello from ${env.SWITCHBOARD_AGENT_NAME} as ${JSON.stringify(me)}\n`);
+// A secret the owner supplied arrives in the environment of the launch: print its hash, never its value.
+if (env.PROBE_SECRET_NAME) {
+  const v = env[env.PROBE_SECRET_NAME];
+  const hash = v === undefined ? "absent" : createHash("sha256").update(v).digest("hex");
+  process.stdout.write(`secret ${env.PROBE_SECRET_NAME} sha256=${hash}\n`);
+}
 if (title.includes("[exit]")) process.exit(0);
 
 let ack;

@@ -332,3 +332,45 @@ test("a runner killed -9: its agents come back on the other runner once the leas
   // The orphan of the dead runner lost its key at the relaunch and ends on its own.
   await eventually(async () => !alive(firstPid), 20_000, "the orphaned agent ended");
 });
+
+test("a secret the owner supplied is in the launched program's environment, and in no event or message", async () => {
+  const { createHash } = await import("node:crypto");
+  const value = `canary-${Math.random().toString(36).slice(2)}-value`;
+  const skills = await import("@/lib/domain/skills/skills");
+  const s = await skills.getSkill("coordinator");
+  await skills.saveSkill(
+    {
+      name: "coordinator",
+      description: s.description,
+      system_prompt: s.system_prompt,
+      runtime: "command",
+      command: { cmd: process.execPath, args: [SCRIPT] },
+      env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN" },
+    },
+    { create: false },
+  );
+  const me = sc<{ user_id: number }>(await owner.callTool({ name: "whoami", arguments: {} }));
+  const put = await server.fetch(`/api/secrets/user/${me.user_id}/DEPLOY_TOKEN`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${ownerToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ value }),
+  });
+  assert.equal(put.status, 200, await put.text());
+  const goal = await createGoal("Goal with a secret");
+  if (!runners.has("secrets")) startRunner("secrets");
+  const expected = `secret DEPLOY_TOKEN sha256=${createHash("sha256").update(value).digest("hex")}`;
+  const rows = await eventually(
+    async () => {
+      const r = await evs(goal.goal_id);
+      return r.some((e) => e.event === "agent_output" && String(e.data.line) === expected) ? r : undefined;
+    },
+    30_000,
+    "the coordinator's secret probe",
+  );
+  assert.ok(!JSON.stringify(rows).includes(value), "the value is in no event");
+  const stored = await db.read(({ sql }) =>
+    sql.all<{ n: number }>(`SELECT COUNT(*) AS n FROM "Message" WHERE content LIKE ?`, `%${value}%`),
+  );
+  assert.equal(Number(stored[0]?.n), 0, "the value is in no message");
+  await stopRunner("secrets");
+});

@@ -3,6 +3,7 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { domainOf, reputationKey, reputationScore, SEED_SHARE } from "@/lib/domain/reputation/reputation";
+import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
 import { type AgentPayload, agentConfigHash, checkAgentGrant } from "./agent-proposal";
 
@@ -61,11 +62,13 @@ export async function approveAgentProposal(u: Unit, goal: Goal, proposal: Propos
       configHash,
       proposalId: proposal.id,
       mcpServersJson: JSON.stringify(p.mcp_servers ?? []),
+      // Started by a runner, like spawned agents (docs/runner.md).
+      runnerManaged: true,
+      runState: "queued",
     },
     select: { id: true, name: true, spawnDepth: true },
   });
-  // issue 11: mark this agent runner-managed here (a launch request in this same transaction) so the
-  // runner starts it; until then the owner or an operator starts it with a key (`switchboard agent key`).
+  u.notify(LAUNCH_TOPIC);
   const { hash, display } = newSecret(AGENT_KEY_PREFIX);
   await u.db.apiKey.create({ data: { agentId: agent.id, hash, prefix: display } });
 

@@ -5,6 +5,7 @@ import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
 import { env } from "@/lib/env";
 import { DomainError, notFound } from "@/lib/errors";
@@ -77,6 +78,23 @@ function launchableWhere(now: Date) {
       { runState: { in: ["starting", "running"] }, leaseUntil: { lt: now } },
     ],
   };
+}
+
+/**
+ * The owner's secrets for this launch (docs/secrets.md), in the job's environment only: user and agent
+ * scopes, and the goal task the agent holds, if any (task > agent > user). Our own SWITCHBOARD_* variables
+ * win over a secret of the same name. A secret that fails to decrypt fails the poll (logged; the launch's
+ * lease then expires and it is retried), never a launch without it.
+ */
+async function withSecrets(job: AgentJob): Promise<AgentJob> {
+  const held = await read(({ db }) =>
+    db.goalTask.findFirst({
+      where: { assigneeId: job.agent_id, status: { in: ["claimed", "in_progress"] } },
+      select: { id: true },
+    }),
+  );
+  const secrets = await secretsForLaunch(job.agent_id, held?.id);
+  return { ...job, env: { ...secrets, ...job.env } };
 }
 
 type SkillRow = {
@@ -185,7 +203,7 @@ export async function pollJob(
   const check = async (): Promise<RunnerJob | undefined> => {
     if (p.agent_slots > 0) {
       const job = await takeAgent(r, p.instance, p.runtimes);
-      if (job) return job;
+      if (job) return withSecrets(job);
     }
     if (p.verify_slots > 0) {
       const job = await claimCommandJob(holderOf(r, p.instance));

@@ -5,15 +5,14 @@ import { notFound } from "@/lib/errors";
 import { decryptValue } from "./crypto";
 import { PRECEDENCE, type ScopeType } from "./schemas";
 
-// issue 11: the runner calls this once per agent launch (with the task it runs, if any) and merges the map
-// into the child's environment only; it must not log it, and a secret_undecryptable fails that launch.
 /**
  * The secrets of one launch of `agentId` (for `taskId`, when it runs one): an environment map
  * NAME → value with precedence task > agent > user for the same name. Revoked secrets are not delivered.
  * Each delivered secret gets `lastUsedAt` and `lastUsedByAgentId`, and one `secrets_delivered` event names
  * them (never a value). A value that fails to decrypt is `secret_undecryptable` and nothing is recorded.
  *
- * The one caller is the runner at launch (issue 11), which puts the map into the child's environment and
+ * The one caller is the runner's launch job (lib/domain/runner/launch-jobs.ts), which puts the map into the
+ * environment of the job it hands to the runner, and from there into the child's environment and
  * nowhere else (not in its log, not in an event, not in a message). Never expose this over MCP or REST.
  */
 export async function secretsForLaunch(agentId: number, taskId?: number): Promise<Record<string, string>> {
