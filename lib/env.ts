@@ -57,6 +57,9 @@ const schema = z.object({
   SWITCHBOARD_WORKSPACE: z.string().optional(),
   /** A runner's lease on a job lasts the command's timeout plus this many seconds. */
   SWITCHBOARD_RUNNER_LEASE_GRACE_S: z.coerce.number().min(0).default(30),
+  // issue 12: usage and budgets (docs/budgets.md).
+  /** A JSON price table replacing the built-in one (lib/domain/usage/prices.json); checked at start. */
+  SWITCHBOARD_PRICES_FILE: z.string().optional(),
   // The production server (server/main.ts, `npm start`); PORT is above.
   /** Interface to listen on. */
   HOSTNAME: z.string().default("0.0.0.0"),

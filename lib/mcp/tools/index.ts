@@ -1,27 +1,43 @@
+import { BUDGET_GATED, TASK_BUDGET_GATED } from "@/lib/domain/usage/budget-gate";
+import type { ErrorCode } from "@/lib/errors";
 import type { AnyTool } from "../registry";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
 import { listPeersTool, readInboxTool, sendMessageTool } from "./messaging";
 import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questions";
 import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { TEAM_TOOLS } from "./teams";
+import { reportUsageTool, resumeGoalTool } from "./usage";
 import { whoamiTool } from "./whoami";
 
+/** The budget gate (lib/domain/usage/budget-gate.ts) runs before these tools: their error lists say so. */
+function withBudgetErrors(t: AnyTool): AnyTool {
+  if (!BUDGET_GATED.has(t.name)) return t;
+  const extra: ErrorCode[] = ["ErrGoalBudgetExceeded"];
+  if (TASK_BUDGET_GATED.has(t.name)) extra.push("ErrTaskBudgetExceeded");
+  return { ...t, errors: [...t.errors, ...extra] };
+}
+
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
-export const TOOLS: AnyTool[] = [
-  createGoalTool,
-  sendMessageTool,
-  readInboxTool,
-  listPeersTool,
-  whoamiTool,
-  // goals: task trees, claiming, verification
-  proposeTaskTreeTool,
-  claimTaskTool,
-  completeTaskTool,
-  verifyTaskTool,
-  listTasksTool,
-  // questions to humans, up the leader chain
-  askUserTool,
-  answerQuestionTool,
-  escalateQuestionTool,
-  ...TEAM_TOOLS,
-];
+export const TOOLS: AnyTool[] = (
+  [
+    createGoalTool,
+    sendMessageTool,
+    readInboxTool,
+    listPeersTool,
+    whoamiTool,
+    // goals: task trees, claiming, verification
+    proposeTaskTreeTool,
+    claimTaskTool,
+    completeTaskTool,
+    verifyTaskTool,
+    listTasksTool,
+    // questions to humans, up the leader chain
+    askUserTool,
+    answerQuestionTool,
+    escalateQuestionTool,
+    ...TEAM_TOOLS,
+    // usage and budgets (issue 12)
+    reportUsageTool,
+    resumeGoalTool,
+  ] as AnyTool[]
+).map(withBudgetErrors);
