@@ -110,8 +110,8 @@ async function groups(u: ReadUnit, goalId: number, by: GroupBy, from: Date, to: 
   const acc = new Map<string, Acc>();
   for (const r of rows) {
     const k = String(r.key ?? "");
-    let a = acc.get(k);
-    if (!a) acc.set(k, (a = empty()));
+    const a = acc.get(k) ?? empty();
+    acc.set(k, a);
     add(a, r);
   }
   const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
@@ -208,8 +208,8 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
     for (const r of series) {
       const h = toDate(r.hour).getTime();
       const t = q.bucket === "day" ? Math.floor(h / 86_400_000) * 86_400_000 : h;
-      let a = points.get(t);
-      if (!a) points.set(t, (a = empty()));
+      const a = points.get(t) ?? empty();
+      points.set(t, a);
       add(a, r);
     }
     const totals = all.reduce(
