@@ -246,7 +246,8 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
 export async function costBreakdown(goal: { id: number; spentCents: number; spentTokens: number }) {
   return read(async (u) => {
     const since = new Date(0);
-    const until = new Date(8_640_000_000_000_000);
+    // A four-digit year: SQLite compares the stored ISO text, and "+275760-…" would sort before "2026-…".
+    const until = new Date("9999-12-31T00:00:00Z");
     const byAgent = await groups(u, goal.id, "agent", since, until);
     const byTask = await groups(u, goal.id, "task", since, until);
     const byCode = await groups(u, goal.id, "billing_code", since, until);

@@ -102,6 +102,12 @@ type GoalRow = {
   status: string;
 };
 
+/**
+ * An integer parameter in arithmetic: SQLite may bind a JS number as REAL, and REAL / 1000000 would keep
+ * the fraction (the carry must be integer division on both providers).
+ */
+const I = "CAST(? AS INTEGER)";
+
 const hourOf = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_600_000);
 
 function checkCounts(r: UsageReport): void {
@@ -213,8 +219,8 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
     // The counter update takes the goal's row lock (PostgreSQL) until commit, so the alert and pause
     // decisions below see every earlier report and no later one: exactly one alert, exactly one pause.
     const goal = (await u.sql.get<GoalRow>(
-      `UPDATE "Goal" SET "spentCents" = "spentCents" + ? + ("spentMicros" + ?) / ${MICROS_PER_CENT},
-         "spentMicros" = ("spentMicros" + ?) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ?
+      `UPDATE "Goal" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
+         "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
        WHERE id = ? RETURNING "spentCents", "spentMicros", "spentTokens", "budgetCents", "budgetTokens", "budgetAlertedAt", status`,
       cents,
       micros,
@@ -226,9 +232,9 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
       // The task and every ancestor, in one statement (a recursive walk up parentId).
       await u.sql.run(
         `WITH RECURSIVE anc(id) AS (
-           SELECT ? UNION ALL SELECT t."parentId" FROM "GoalTask" t JOIN anc ON t.id = anc.id WHERE t."parentId" IS NOT NULL)
-         UPDATE "GoalTask" SET "spentCents" = "spentCents" + ? + ("spentMicros" + ?) / ${MICROS_PER_CENT},
-           "spentMicros" = ("spentMicros" + ?) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ?
+           SELECT ${I} UNION ALL SELECT t."parentId" FROM "GoalTask" t JOIN anc ON t.id = anc.id WHERE t."parentId" IS NOT NULL)
+         UPDATE "GoalTask" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
+           "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
          WHERE id IN (SELECT id FROM anc)`,
         task.id,
         cents,
@@ -240,7 +246,7 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
     await u.sql.run(
       `INSERT INTO "UsageBucket" ("goalId", hour, "agentId", "taskId", "billingCode", model, "billingType", reports,
          "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
        ON CONFLICT ("goalId", hour, "agentId", "taskId", "billingCode", model, "billingType") DO UPDATE SET
          reports = "UsageBucket".reports + 1,
          "inputTokens" = "UsageBucket"."inputTokens" + excluded."inputTokens",
