@@ -22,6 +22,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/goals">Goals</NavLink>
             <NavLink href="/approvals">Approvals</NavLink>
             <QuestionsNavLink />
+            <NavLink href="/costs">Costs</NavLink>
             <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
           </div>

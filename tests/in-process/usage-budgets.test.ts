@@ -623,3 +623,70 @@ test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert
   );
   assert.equal((await goalRow(g.goal.goal_id)).spentTokens, 150 * 91_666);
 });
+
+test("GET /api/costs across the owner's goals: by goal / model, a date range, pages, CSV export; other owners' spend never shows", async () => {
+  const email = "costs-owner@example.com";
+  const g1 = await goalWithAgents(server, 1, email);
+  const g2 = await goalWithAgents(server, 1, email);
+  const foreign = await goalWithAgents(server, 1, "someone-else@example.com");
+  const { recordUsage } = await import("@/lib/domain/usage/record-usage");
+  const at = new Date("2026-02-10T09:00:00Z");
+  const spend = (
+    agentId: string | undefined,
+    cents: number,
+    model: string,
+    billingType: "api" | "subscription" = "api",
+  ) =>
+    recordUsage({
+      agentId: Number(agentId),
+      model,
+      inputTokens: 5,
+      outputTokens: 5,
+      costCents: cents,
+      source: "runner",
+      billingType,
+      idempotencyKey: key(),
+      at,
+    });
+  await spend(g1.agents[1]?.id, 40, "m1");
+  await spend(g1.agents[0]?.id, 10, "m2", "subscription");
+  await spend(g2.agents[1]?.id, 25, "m1");
+  await spend(foreign.agents[1]?.id, 999, "m1");
+  const token = await server.ownerToken(email);
+  const q = (s: string) => rest(server, "GET", `/api/costs?from=2026-02-01&to=2026-02-28&${s}`, token);
+  const byGoal = await q("group_by=goal");
+  assert.equal(byGoal.status, 200, JSON.stringify(byGoal.json));
+  assert.deepEqual(
+    (byGoal.json.groups as Json[]).map((x) => [Number(x.key), x.cents]),
+    [
+      [g1.goal.goal_id, 50],
+      [g2.goal.goal_id, 25],
+    ],
+  );
+  assert.deepEqual(byGoal.json.total, { cents: 75, tokens: 30, api_cents: 65, subscription_cents: 10 });
+  const paged = await q("group_by=goal&limit=1&page=2");
+  assert.deepEqual([(paged.json.groups as Json[]).map((x) => x.cents), paged.json.pages], [[25], 2]);
+  const firstPage = await q("group_by=goal&limit=1");
+  assert.equal((firstPage.json.other as Json).cents, 25);
+  const byModel = await q("group_by=model");
+  assert.deepEqual(
+    (byModel.json.groups as Json[]).map((x) => [x.key, x.cents]),
+    [
+      ["m1", 65],
+      ["m2", 10],
+    ],
+  );
+  const empty = await rest(server, "GET", "/api/costs?from=2026-03-01&to=2026-03-02", token);
+  assert.equal((empty.json.total as Json).cents, 0);
+  assert.equal((await q("group_by=planet")).status, 422);
+  const csv = await server.fetch("/api/costs?from=2026-02-01&to=2026-02-28&group_by=model&format=csv", {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  assert.equal(csv.headers.get("content-type"), "text/csv; charset=utf-8");
+  const lines = (await csv.text()).trim().split("\r\n");
+  assert.equal(
+    lines[0],
+    "key,label,cents,api_cents,subscription_cents,tokens,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,reports",
+  );
+  assert.deepEqual(lines.slice(1), ["m1,m1,65,65,0,20,10,10,0,0,2", "m2,m2,10,0,10,10,5,5,0,0,1"]);
+});

@@ -38,7 +38,7 @@ export type Amount = {
   reports: number;
 };
 
-type SumRow = {
+export type SumRow = {
   key: string | number | null;
   billingType: string;
   cents: SqlInt;
@@ -51,7 +51,7 @@ type SumRow = {
   reports: SqlInt;
 };
 
-const SUMS = `"billingType", SUM(cents) AS cents, SUM(micros) AS micros, SUM(tokens) AS tokens, SUM("inputTokens") AS "inputTokens",
+export const SUMS = `"billingType", SUM(cents) AS cents, SUM(micros) AS micros, SUM(tokens) AS tokens, SUM("inputTokens") AS "inputTokens",
   SUM("outputTokens") AS "outputTokens", SUM("cacheReadTokens") AS "cacheReadTokens", SUM("cacheWriteTokens") AS "cacheWriteTokens",
   SUM(reports) AS reports`;
 
@@ -62,8 +62,8 @@ const KEY: Record<GroupBy, string> = {
   model: "model",
 };
 
-type Acc = Amount & { micros: number; apiMicros: number };
-const empty = (): Acc => ({
+export type Acc = Amount & { micros: number; apiMicros: number };
+export const empty = (): Acc => ({
   cents: 0,
   micros: 0,
   apiMicros: 0,
@@ -77,7 +77,7 @@ const empty = (): Acc => ({
   reports: 0,
 });
 
-function add(a: Acc, r: SumRow): void {
+export function add(a: Acc, r: SumRow): void {
   const micros = toInt(r.cents) * MICROS_PER_CENT + toInt(r.micros);
   a.micros += micros;
   if (r.billingType === "api") a.apiMicros += micros;
@@ -89,7 +89,7 @@ function add(a: Acc, r: SumRow): void {
   a.reports += toInt(r.reports);
 }
 
-function done(a: Acc): Amount {
+export function done(a: Acc): Amount {
   const cents = Math.floor(a.micros / MICROS_PER_CENT);
   const api = Math.floor(a.apiMicros / MICROS_PER_CENT);
   const { micros: _m, apiMicros: _a, ...rest } = a;
