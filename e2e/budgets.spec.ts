@@ -78,3 +78,23 @@ test("spend crosses 80 % and 100 % with the goal page open; the owner resumes wi
   ).json()) as { goal: { status: string; budget_dollars_cents: number } };
   expect(snap.goal).toMatchObject({ status: "active", budget_dollars_cents: 500 });
 });
+
+test("the /costs page shows the owner's spend by goal and by model, and exports CSV", async ({ page }) => {
+  await signIn(page, server.url);
+  await page.getByRole("link", { name: "Costs", exact: true }).click();
+  await expect(page).toHaveURL(/\/costs$/);
+  const table = page.getByTestId("owner-costs");
+  await expect(table).toContainText("Spend carefully");
+  await expect(table).toContainText("$1.05");
+  await page.getByLabel("By").selectOption("model");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(table).toContainText("claude-sonnet-4");
+  const csv = await page.request.get(
+    await page
+      .getByTestId("costs-csv")
+      .getAttribute("href")
+      .then((h) => `${server.url}${h}`),
+  );
+  expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
+  expect(await csv.text()).toContain("claude-sonnet-4,claude-sonnet-4,105,105,0,");
+});
