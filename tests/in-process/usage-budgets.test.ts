@@ -605,6 +605,11 @@ test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert
     bucketSum.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
     150 * each,
   );
+  const daySum = await db.read((u) => u.db.usageDay.findMany({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(
+    daySum.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
+    150 * each,
+  );
   assert.equal((await events(g.goal.goal_id, "budget.alert")).length, 1);
   assert.equal((await events(g.goal.goal_id, "goal.paused")).length, 1);
   assert.equal(goal.status, "paused");

@@ -98,10 +98,25 @@ export function done(a: Acc): Amount {
 
 export type CostGroup = Amount & { key: string; label: string };
 
-/** Groups of the goal's hourly buckets in [from, to), largest spend first (one GROUP BY over the buckets). */
-async function groups(u: ReadUnit, goalId: number, by: GroupBy, from: Date, to: Date): Promise<CostGroup[]> {
+/** Which roll-up a view reads: the hourly buckets, or the daily ones (24× fewer rows). */
+export type Grain = "hour" | "day";
+const TABLE: Record<Grain, { table: string; col: string }> = {
+  hour: { table: "UsageBucket", col: "hour" },
+  day: { table: "UsageDay", col: "day" },
+};
+
+/** Groups of the goal's buckets in [from, to), largest spend first (one GROUP BY over the buckets). */
+async function groups(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  from: Date,
+  to: Date,
+  grain: Grain,
+): Promise<CostGroup[]> {
+  const { table, col } = TABLE[grain];
   const rows = await u.sql.all<SumRow>(
-    `SELECT ${KEY[by]} AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ?
+    `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
      GROUP BY ${KEY[by]}, "billingType"`,
     goalId,
     from,
@@ -191,15 +206,26 @@ export function billingTree(
     .map(([code, a]) => ({ code, depth: code === "" ? 0 : code.split(".").length - 1, ...a }));
 }
 
-/** `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series, all from the hourly buckets. */
+const DAY = 86_400_000;
+
+/**
+ * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
+ * hourly roll-ups; `bucket=day` the daily ones, and then counts whole UTC days (`from` is rounded down and
+ * `to` up to midnight).
+ */
 export async function goalCosts(goalId: number, q: CostsQuery) {
-  const to = q.to ? new Date(q.to) : new Date();
-  const from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * 86_400_000);
+  let to = q.to ? new Date(q.to) : new Date();
+  let from = q.from ? new Date(q.from) : new Date(to.getTime() - 30 * DAY);
+  if (q.bucket === "day") {
+    to = new Date(Math.ceil(to.getTime() / DAY) * DAY);
+    from = new Date(Math.floor(from.getTime() / DAY) * DAY);
+  }
+  const { table, col } = TABLE[q.bucket];
   return read(async (u) => {
-    const all = await groups(u, goalId, q.group_by, from, to);
+    const all = await groups(u, goalId, q.group_by, from, to, q.bucket);
     const series = await u.sql.all<SumRow & { hour: SqlDate }>(
-      `SELECT hour, '' AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ?
-       GROUP BY hour, "billingType" ORDER BY hour`,
+      `SELECT ${col} AS hour, '' AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
+       GROUP BY ${col}, "billingType" ORDER BY ${col}`,
       goalId,
       from,
       to,
@@ -207,7 +233,7 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
     const points = new Map<number, Acc>();
     for (const r of series) {
       const h = toDate(r.hour).getTime();
-      const t = q.bucket === "day" ? Math.floor(h / 86_400_000) * 86_400_000 : h;
+      const t = q.bucket === "day" ? Math.floor(h / DAY) * DAY : h;
       const a = points.get(t) ?? empty();
       points.set(t, a);
       add(a, r);
@@ -242,16 +268,16 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
   });
 }
 
-/** The contract's `cost_breakdown` of `GET /api/goals/:id`: every breakdown, top 50 each, over all time. */
+/** The contract's `cost_breakdown` of `GET /api/goals/:id`: every breakdown, top 50 each, over all time (daily roll-ups). */
 export async function costBreakdown(goal: { id: number; spentCents: number; spentTokens: number }) {
   return read(async (u) => {
     const since = new Date(0);
     // A four-digit year: SQLite compares the stored ISO text, and "+275760-…" would sort before "2026-…".
     const until = new Date("9999-12-31T00:00:00Z");
-    const byAgent = await groups(u, goal.id, "agent", since, until);
-    const byTask = await groups(u, goal.id, "task", since, until);
-    const byCode = await groups(u, goal.id, "billing_code", since, until);
-    const byModel = await groups(u, goal.id, "model", since, until);
+    const byAgent = await groups(u, goal.id, "agent", since, until, "day");
+    const byTask = await groups(u, goal.id, "task", since, until, "day");
+    const byCode = await groups(u, goal.id, "billing_code", since, until, "day");
+    const byModel = await groups(u, goal.id, "model", since, until, "day");
     const api = byAgent.reduce((s, g) => s + g.api_cents, 0);
     const list = (rows: CostGroup[]) => topN(rows, 50);
     return {

@@ -25,7 +25,7 @@ const KEY: Record<OwnerGroupBy, string> = {
 const DAY = 86_400_000;
 
 /**
- * Spend across all the owner's goals in a date range, grouped, from the hourly buckets (one GROUP BY):
+ * Spend across all the owner's goals in a date range, grouped, from the daily roll-ups (one GROUP BY):
  * the page of `limit` groups (largest first) and the rest summed as `other`.
  */
 export async function ownerCosts(ownerId: number, q: OwnerCostsQuery) {
@@ -35,8 +35,8 @@ export async function ownerCosts(ownerId: number, q: OwnerCostsQuery) {
   return read(async (u) => {
     const rows = await u.sql.all<SumRow>(
       `SELECT ${KEY[q.group_by]} AS key, ${SUMS.replace(/"billingType"/, `b."billingType"`)}
-       FROM "UsageBucket" b JOIN "Goal" g ON g.id = b."goalId"
-       WHERE g."ownerId" = ? AND b.hour >= ? AND b.hour < ?
+       FROM "UsageDay" b JOIN "Goal" g ON g.id = b."goalId"
+       WHERE g."ownerId" = ? AND b.day >= ? AND b.day < ?
        GROUP BY ${KEY[q.group_by]}, b."billingType"`,
       ownerId,
       from,

@@ -109,6 +109,7 @@ type GoalRow = {
 const I = "CAST(? AS INTEGER)";
 
 const hourOf = (d: Date) => new Date(Math.floor(d.getTime() / 3_600_000) * 3_600_000);
+const dayOf = (d: Date) => new Date(Math.floor(d.getTime() / 86_400_000) * 86_400_000);
 
 function checkCounts(r: UsageReport): void {
   const counts = {
@@ -150,7 +151,7 @@ function checkCounts(r: UsageReport): void {
 
 /**
  * Record one report of spend, and roll it up in the same transaction: the Usage row (once per
- * idempotency key), the goal's counters, the task's and every ancestor task's, the hourly bucket of
+ * idempotency key), the goal's counters, the task's and every ancestor task's, the hourly and daily buckets of
  * (goal, agent, task, billing code, model, billing type); then the budget rules on the goal's new totals
  * (80 %: one alert; 100 %: the goal paused), all in this one unit. A paused goal still records spend (the
  * turn that crossed the line was spent); a completed or cancelled one refuses with `goal_finished`.
@@ -243,34 +244,40 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
         tokenSum,
       );
     }
-    await u.sql.run(
-      `INSERT INTO "UsageBucket" ("goalId", hour, "agentId", "taskId", "billingCode", model, "billingType", reports,
-         "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
-       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
-       ON CONFLICT ("goalId", hour, "agentId", "taskId", "billingCode", model, "billingType") DO UPDATE SET
-         reports = "UsageBucket".reports + 1,
-         "inputTokens" = "UsageBucket"."inputTokens" + excluded."inputTokens",
-         "outputTokens" = "UsageBucket"."outputTokens" + excluded."outputTokens",
-         "cacheReadTokens" = "UsageBucket"."cacheReadTokens" + excluded."cacheReadTokens",
-         "cacheWriteTokens" = "UsageBucket"."cacheWriteTokens" + excluded."cacheWriteTokens",
-         tokens = "UsageBucket".tokens + excluded.tokens,
-         cents = "UsageBucket".cents + excluded.cents + ("UsageBucket".micros + excluded.micros) / ${MICROS_PER_CENT},
-         micros = ("UsageBucket".micros + excluded.micros) % ${MICROS_PER_CENT}`,
-      goalId,
-      hourOf(at),
-      r.agentId,
-      task?.id ?? 0,
-      billingCode,
-      r.model,
-      billingType,
-      t.input,
-      t.output,
-      t.cacheRead,
-      t.cacheWrite,
-      tokenSum,
-      cents,
-      micros,
-    );
+    // The hourly bucket and the daily one: the same upsert on two tables.
+    for (const [table, col, at0] of [
+      ["UsageBucket", "hour", hourOf(at)],
+      ["UsageDay", "day", dayOf(at)],
+    ] as const) {
+      await u.sql.run(
+        `INSERT INTO "${table}" ("goalId", ${col}, "agentId", "taskId", "billingCode", model, "billingType", reports,
+           "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
+         ON CONFLICT ("goalId", ${col}, "agentId", "taskId", "billingCode", model, "billingType") DO UPDATE SET
+           reports = "${table}".reports + 1,
+           "inputTokens" = "${table}"."inputTokens" + excluded."inputTokens",
+           "outputTokens" = "${table}"."outputTokens" + excluded."outputTokens",
+           "cacheReadTokens" = "${table}"."cacheReadTokens" + excluded."cacheReadTokens",
+           "cacheWriteTokens" = "${table}"."cacheWriteTokens" + excluded."cacheWriteTokens",
+           tokens = "${table}".tokens + excluded.tokens,
+           cents = "${table}".cents + excluded.cents + ("${table}".micros + excluded.micros) / ${MICROS_PER_CENT},
+           micros = ("${table}".micros + excluded.micros) % ${MICROS_PER_CENT}`,
+        goalId,
+        at0,
+        r.agentId,
+        task?.id ?? 0,
+        billingCode,
+        r.model,
+        billingType,
+        t.input,
+        t.output,
+        t.cacheRead,
+        t.cacheWrite,
+        tokenSum,
+        cents,
+        micros,
+      );
+    }
     const spent = {
       micros: toInt(goal.spentCents) * MICROS_PER_CENT + toInt(goal.spentMicros),
       tokens: toInt(goal.spentTokens),
