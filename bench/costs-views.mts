@@ -182,7 +182,14 @@ try {
   for (const by of ["agent", "task", "billing_code", "model"]) {
     result[`costs?group_by=${by}&bucket=day`] = await measure(`${base}/costs?group_by=${by}&bucket=day`);
   }
-  result["costs?group_by=model&bucket=hour"] = await measure(`${base}/costs?group_by=model&bucket=hour`);
+  // bucket=hour: its default range (the last 48 hours), then explicitly over all 30 days.
+  result["costs?group_by=model&bucket=hour (48 h)"] = await measure(
+    `${base}/costs?group_by=model&bucket=hour`,
+  );
+  const from30 = new Date(start).toISOString();
+  result["costs?group_by=model&bucket=hour (30 days)"] = await measure(
+    `${base}/costs?group_by=model&bucket=hour&from=${encodeURIComponent(from30)}`,
+  );
   result["GET /api/goals/:id (cost_breakdown)"] = await measure(base);
   console.log(JSON.stringify(result, null, 2));
 } finally {

@@ -124,6 +124,8 @@ export async function pauseInUnit(
     data: { status: "paused", pausedReason: reason, pausedAt: now, updatedAt: now },
   });
   if (won.count !== 1) return false;
+  // issue 11: the runner watches for `goal.paused` (and Goal.status = paused): it stops the goal's agents
+  // (SIGTERM, then kill after the grace period) and launches nothing for a paused goal.
   await appendEvent(u, { goalId, name: "goal.paused", agentId, data: { reason, ...figures(spent, budget) } });
   const text =
     reason === "budget"
