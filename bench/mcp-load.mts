@@ -3,6 +3,7 @@
 //   npm run bench -- --url http://127.0.0.1:3000 --keys keys.txt   (an already running server; one agent key a line)
 // Phase 1: whoami closed loop (the ceiling). Phase 2: send_message (ring i -> i+1) + read_inbox(ack) closed
 // loop, then every inbox is drained and delivery checked. Phase 3: wake latency of a waiting read_inbox.
+// Optional phase `usage` (`--phases whoami,usage`, issue 12): report_usage closed loop, against the whoami ceiling.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -160,6 +161,25 @@ async function whoamiPhase(agents: Agent[], pid?: number) {
   return closedLoop(
     agents,
     async (a, _i, rec) => void (await rec("whoami", () => call(a, "whoami", {}))),
+    pid,
+  );
+}
+
+/** issue 12: report_usage closed loop (a unique idempotency key per call; list price from the price table). */
+async function usagePhase(agents: Agent[], pid?: number) {
+  let n = 0;
+  return closedLoop(
+    agents,
+    async (a, _i, rec) =>
+      void (await rec("report_usage", () =>
+        call(a, "report_usage", {
+          model: "claude-sonnet-4",
+          input_tokens: 1200,
+          output_tokens: 300,
+          cache_read_tokens: 5000,
+          idempotency_key: `bench-${process.pid}-${++n}`,
+        }),
+      )),
     pid,
   );
 }
@@ -341,6 +361,8 @@ async function main() {
     );
     const whoami = phases.has("whoami") ? await whoamiPhase(agents, pid) : undefined;
     if (whoami) console.error(`bench: whoami ${whoami.calls_per_s} calls/s`);
+    const usage = phases.has("usage") ? await usagePhase(agents, pid) : undefined;
+    if (usage) console.error(`bench: report_usage ${usage.calls_per_s} calls/s`);
     const messaging = phases.has("messaging") ? await messagingPhase(agents, pid) : undefined;
     if (messaging) console.error(`bench: messaging ${messaging.calls_per_s} calls/s`);
     const wake = phases.has("wake") ? await wakePhase(agents) : undefined;
@@ -348,6 +370,7 @@ async function main() {
     const p99s = Object.values(messaging?.latency_ms ?? {}).map((l) => l.p99);
     const errors =
       (whoami ? whoami.errors + whoami.warmup.errors : 0) +
+      (usage ? usage.errors + usage.warmup.errors : 0) +
       (messaging ? messaging.errors + messaging.warmup.errors : 0) +
       (wake?.errors ?? 0);
     const verdicts: Record<string, boolean> = {
@@ -357,6 +380,11 @@ async function main() {
     if (ratio !== undefined) {
       verdicts[`messaging calls/s >= ${TARGETS.ratio * 100}% of whoami (${round(ratio * 100, 0)}%)`] =
         ratio >= TARGETS.ratio;
+    }
+    if (whoami && usage) {
+      const r = round(usage.calls_per_s / whoami.calls_per_s, 2);
+      verdicts[`report_usage calls/s >= ${TARGETS.ratio * 100}% of whoami (${round(r * 100, 0)}%)`] =
+        r >= TARGETS.ratio;
     }
     if (messaging) {
       verdicts[`messaging p99 < ${TARGETS.p99Ms} ms (${p99s.join(" / ")})`] = p99s.every(
@@ -376,6 +404,7 @@ async function main() {
         url: opt.url ?? "local",
       },
       whoami,
+      usage,
       messaging,
       wake,
       ratio,
@@ -419,6 +448,7 @@ type Latency = { n: number; p50: number; p99: number; max: number };
 
 function printTable(r: {
   whoami?: Phase & { latency_ms: Record<string, Latency> };
+  usage?: Phase & { latency_ms: Record<string, Latency> };
   messaging?: Awaited<ReturnType<typeof messagingPhase>>;
   wake?: Awaited<ReturnType<typeof wakePhase>>;
   verdicts: Record<string, boolean>;
@@ -439,6 +469,7 @@ function printTable(r: {
   ];
   for (const [name, ph] of [
     ["whoami", r.whoami],
+    ["usage", r.usage],
     ["messaging", r.messaging],
   ] as const) {
     for (const [tool, l] of Object.entries(ph?.latency_ms ?? {})) {

@@ -70,6 +70,9 @@ const schema = z.object({
   SWITCHBOARD_RUNNER_MAX_AGENTS: z.coerce.number().int().positive().default(4),
   /** Where agent workspaces are made (`<dir>/goal-<id>/agent-<id>`); never the hub's data directory. */
   SWITCHBOARD_RUNNER_WORK_DIR: z.string().default("./runner-work"),
+  // issue 12: usage and budgets (docs/budgets.md).
+  /** A JSON price table replacing the built-in one (lib/domain/usage/prices.json); checked at start. */
+  SWITCHBOARD_PRICES_FILE: z.string().optional(),
   // The production server (server/main.ts, `npm start`); PORT is above.
   /** Interface to listen on. */
   HOSTNAME: z.string().default("0.0.0.0"),

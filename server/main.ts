@@ -5,6 +5,7 @@ import os from "node:os";
 import nextEnv from "@next/env";
 import next from "next";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
+import { priceTable } from "@/lib/domain/usage/prices";
 import { env } from "@/lib/env";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
@@ -13,6 +14,8 @@ import { handleMcpRequest } from "@/lib/mcp/http";
 // that env() here, read once and cached, sees the same values as Next's own copy of lib/.
 nextEnv.loadEnvConfig(process.cwd(), false);
 const { PORT: port, HOSTNAME: hostname } = env();
+// A broken price table stops the server here, with the file named (issue 12, docs/budgets.md).
+priceTable();
 
 /** The request body as text, or null once it exceeds `cap` bytes (the rest is drained unread). */
 function readBody(req: http.IncomingMessage, cap: number): Promise<string | null> {

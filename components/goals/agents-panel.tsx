@@ -69,7 +69,7 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
           />
           <tbody className="divide-y divide-slate-100">
             {agents.map((a) => (
-              <tr key={a.agent_id} data-testid={`agent-${a.agent_id}`}>
+              <tr key={a.agent_id} id={`agent-${a.agent_id}`} data-testid={`agent-${a.agent_id}`}>
                 <td className="px-5 py-2.5 font-mono text-xs text-slate-500">#{a.agent_id}</td>
                 <td className="px-5 py-2.5 font-medium text-slate-900">{a.name}</td>
                 <td className="px-5 py-2.5 text-slate-600">{a.role}</td>

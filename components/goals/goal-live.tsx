@@ -11,7 +11,7 @@ import { useGoalStream } from "./use-goal-stream";
 
 /** Events that change what the server-rendered parts of the page show (agents table, goal header). */
 const CHANGES_PAGE =
-  /^(agent_(?!input$)|goal_|team_|plan_|task_|status$|review\.|terminate\.|depth_warning|watchdog\.|idle\.|termination\.|question_)/;
+  /^(agent_(?!input$)|goal_|goal\.|budget\.|team_|plan_|task_|status$|review\.|terminate\.|depth_warning|watchdog\.|idle\.|termination\.|question_)/;
 const REFRESH_DELAY_MS = 500;
 
 function LiveDot({ live }: { live: boolean }) {

@@ -24,6 +24,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/approvals">Approvals</NavLink>
             <QuestionsNavLink />
             <RequestsNavLink />
+            <NavLink href="/costs">Costs</NavLink>
             <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
             <NavLink href="/secrets">Secrets</NavLink>

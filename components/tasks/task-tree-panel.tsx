@@ -27,7 +27,7 @@ function budgetLine(t: TaskNodeView): string {
 
 function Node({ task }: { task: TaskNodeView }) {
   return (
-    <li data-testid="task-node" data-task-id={task.id} data-status={task.status}>
+    <li id={`task-${task.id}`} data-testid="task-node" data-task-id={task.id} data-status={task.status}>
       <div className="flex flex-wrap items-center gap-x-3 gap-y-1 py-2">
         <span className="font-mono text-xs text-slate-400">#{task.id}</span>
         <span className="font-medium text-slate-900">{task.title}</span>

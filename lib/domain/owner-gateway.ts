@@ -38,6 +38,14 @@ export type OwnerEscalation =
       agentId: number;
       /** Why, self-contained (score, domain). */
       text: string;
+    }
+  | {
+      /** issue 12: the goal's spend crossed 80 % of its budget (once), or reached 100 % and paused it. */
+      kind: "budget_alert" | "budget_paused";
+      goalId: number;
+      /** The coordinator (the question is about the goal's work as a whole). */
+      agentId: number;
+      text: string;
     };
 
 /**
@@ -50,7 +58,7 @@ export async function escalateToOwner(u: Unit, e: OwnerEscalation): Promise<void
     origin: e.kind,
     goalId: e.goalId,
     agentId: e.agentId,
-    subjectLeaderId: e.kind === "root_review" || e.kind === "quarantine" ? null : e.leaderId,
+    subjectLeaderId: e.kind === "root_review" || !("leaderId" in e) ? null : e.leaderId,
     text: e.kind === "root_review" ? e.detail : e.text,
   });
 }

@@ -456,6 +456,44 @@ export const CATALOGUE = {
     "The runner no longer holds this launch (its lease expired, or the agent was launched again since).",
     "End the agent's process: another launch owns it now.",
   ),
+
+  // ── issue 12: usage and budgets (docs/budgets.md) ───────────────────────────────────────────────────
+  ErrGoalBudgetExceeded: entry(
+    409,
+    ["mcp", "rest"],
+    "The goal is paused (its budget is spent, or the owner paused it, details.reason): work on it is refused until resume_goal.",
+    "Stop starting work: report your usage, tell your leader (send_message) or the owner (ask_user), and wait for the goal to be resumed.",
+  ),
+  ErrTaskBudgetExceeded: entry(
+    409,
+    ["mcp"],
+    "The task has spent its own budget (details: spent and budget); only this task is blocked, the goal goes on.",
+    "Stop working on this task and tell your leader; the owner can raise the budget by approving a new tree.",
+  ),
+  unknown_model: entry(
+    422,
+    ["mcp"],
+    "The model has no price in the price table (details.price_file names the file) and no cost_cents was given.",
+    "Pass cost_cents, or use a model listed in the price table, or ask the operator to add it.",
+  ),
+  goal_finished: entry(
+    409,
+    ["mcp", "rest"],
+    "The goal is completed or cancelled (details.status): it records no usage and cannot be paused or resumed.",
+    "Nothing to do for this goal.",
+  ),
+  goal_not_paused: entry(
+    409,
+    ["mcp", "rest", "form"],
+    "resume_goal on a goal that is not paused (details.status).",
+    "Nothing to resume; the goal is running.",
+  ),
+  budget_still_exhausted: entry(
+    409,
+    ["mcp", "rest", "form"],
+    "Resuming would leave the goal at or over its budget (details: spent and budget): raise the budget to resume.",
+    "Pass new_budget_dollars_cents / new_budget_tokens above what the goal has spent.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

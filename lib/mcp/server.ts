@@ -11,6 +11,7 @@ import type { Caller } from "@/lib/auth/caller";
 import { withUnitName } from "@/lib/db";
 import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/lib/domain/agents/tool-scope";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
+import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
 import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { type AnyTool, describeTool, visibleTo } from "./registry";
@@ -88,7 +89,10 @@ async function callTool(
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   try {
-    if (caller.kind === "agent") await beforeAgentTool(caller, tool.name);
+    if (caller.kind === "agent") {
+      await beforeAgentTool(caller, tool.name);
+      await beforeBudgetedTool(caller, tool.name, parsed.data);
+    }
     const output = await withUnitName(
       tool.name,
       tool.handler,

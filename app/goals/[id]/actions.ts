@@ -5,6 +5,8 @@ import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
 import { unquarantineAgent } from "@/lib/domain/reputation/unquarantine";
+import { pauseGoal } from "@/lib/domain/usage/pause-goal";
+import { resumeGoal, resumeGoalInput } from "@/lib/domain/usage/resume-goal";
 import { actionError } from "@/lib/http/form-state";
 
 export type IssuedKey = { agent_id: number; api_key: string } | { error: string };
@@ -44,4 +46,48 @@ export async function unquarantineAction(agentId: number): Promise<{ error?: str
   }
   revalidatePath("/goals/[id]", "page");
   return {};
+}
+
+export type BudgetDecision = { status: string } | { error: string };
+
+/** issue 12: the owner pauses the goal by hand (the same rule as POST /api/goals/:id/pause). */
+export async function pauseGoalAction(goalId: number): Promise<BudgetDecision> {
+  const owner = await requireOwner();
+  try {
+    const r = await pauseGoal(owner.userId, goalId);
+    revalidatePath("/goals/[id]", "page");
+    return r;
+  } catch (e) {
+    return { error: actionError(e) };
+  }
+}
+
+/** Dollars as typed ("25", "25.50", "$1,000") → cents; blank → undefined (keep the budget); else NaN. */
+function centsOf(text: string): number | undefined {
+  const t = text.replace(/[$,\s]/g, "");
+  if (t === "") return undefined;
+  const m = t.match(/^(\d+)(?:\.(\d{1,2}))?$/);
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0")) : Number.NaN;
+}
+
+/** issue 12: the owner resumes the goal, with a new budget when given (the same rule as resume_goal). */
+export async function resumeGoalAction(
+  goalId: number,
+  dollars: string,
+  tokens: string,
+): Promise<BudgetDecision> {
+  const owner = await requireOwner();
+  try {
+    const t = tokens.replace(/[,\s]/g, "");
+    const input = resumeGoalInput.parse({
+      goal_id: goalId,
+      new_budget_dollars_cents: centsOf(dollars),
+      new_budget_tokens: t === "" ? undefined : Number(t),
+    });
+    const r = await resumeGoal(owner.userId, input);
+    revalidatePath("/goals/[id]", "page");
+    return r;
+  } catch (e) {
+    return { error: actionError(e) };
+  }
 }

@@ -1,6 +1,7 @@
 // Goal page: header, agents with their keys, and the live message feed and event timeline.
 import { notFound } from "next/navigation";
 import { AgentsPanel } from "@/components/goals/agents-panel";
+import { BudgetBanner, CostsPanel } from "@/components/goals/costs-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
@@ -45,10 +46,12 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
   return (
     <div className="space-y-6">
       <GoalHeader goal={goal} />
+      <BudgetBanner goal={goal} />
       <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
       <GoalRequestsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel agents={rows} />
       <TaskTreePanel goalId={goal.id} />
+      <CostsPanel goal={goal} />
       <OwnerMessageForm agents={agents} />
       <TeamTreePanel goalId={goal.id} />
       <PlanDagPanel goalId={goal.id} />

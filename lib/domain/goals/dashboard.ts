@@ -3,6 +3,7 @@ import { type SqlDate, toIso } from "@/lib/db/rows";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { recentEvents } from "@/lib/domain/events/recent-events";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { costBreakdown } from "@/lib/domain/usage/cost-report";
 import { ownedGoal } from "./owned";
 
 const iso = (d: SqlDate | null) => (d === null ? null : toIso(d));
@@ -97,8 +98,6 @@ type TaskRow = {
   budgetCents: number | null;
   spentCents: number;
   spentTokens: number;
-  usageCents: number | null;
-  usageTokens: number | null;
   claimedAt: SqlDate | null;
   summary: string | null;
   verdictReason: string | null;
@@ -106,20 +105,17 @@ type TaskRow = {
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
-/** The goal's task tree (roots in id order, children nested), spend per node from the Usage table. */
+/** The goal's task tree (roots in id order, children nested), spend per node rolled up (itself and its subtree). */
 export async function goalTaskTree(goalId: number): Promise<TaskNodeView[]> {
   const rows = await read(({ sql }) =>
     sql.all<TaskRow>(
       `SELECT t.id, t."parentId", t.depth, t.title, t.description, t."acceptanceCriteria", t."billingCode", t.status,
               t."assigneeId", a.name AS "assigneeName", t."verifierJson", t."budgetTokens", t."budgetCents",
-              t."spentCents", t."spentTokens", us.cents AS "usageCents", us.tokens AS "usageTokens",
+              t."spentCents", t."spentTokens",
               t."claimedAt", t.summary, t."verdictReason"
        FROM "GoalTask" t
        LEFT JOIN "Agent" a ON a.id = t."assigneeId"
-       LEFT JOIN (SELECT "taskId", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage"
-                  WHERE "goalId" = ? AND "taskId" IS NOT NULL GROUP BY "taskId") us ON us."taskId" = t.id
        WHERE t."goalId" = ? ORDER BY t.id`,
-      goalId,
       goalId,
     ),
   );
@@ -140,8 +136,8 @@ export async function goalTaskTree(goalId: number): Promise<TaskNodeView[]> {
       verifier: JSON.parse(r.verifierJson) as VerifierConfig,
       budget_tokens: num(r.budgetTokens),
       budget_dollars_cents: num(r.budgetCents),
-      spent_cents: Math.max(Number(r.spentCents), Number(r.usageCents ?? 0)),
-      spent_tokens: Math.max(Number(r.spentTokens), Number(r.usageTokens ?? 0)),
+      spent_cents: Number(r.spentCents),
+      spent_tokens: Number(r.spentTokens),
       claimed_at: iso(r.claimedAt),
       summary: r.summary,
       verdict_reason: r.verdictReason,
@@ -157,23 +153,12 @@ export async function goalTaskTree(goalId: number): Promise<TaskNodeView[]> {
 /** `GET /api/goals/:id`: {goal, tasks_tree, spawned_agents, cost_breakdown, recent_events}. */
 export async function goalSnapshot(ownerId: number, goalId: number) {
   const goal = await read((u) => ownedGoal(u, ownerId, goalId));
-  const [tasks_tree, agents, usage, recent_events] = await Promise.all([
+  const [tasks_tree, agents, cost_breakdown, recent_events] = await Promise.all([
     goalTaskTree(goal.id),
     read(({ db }) => db.agent.findMany({ where: { goalId: goal.id }, orderBy: { id: "asc" } })),
-    read(async ({ sql }) => ({
-      byAgent: await sql.all<{ agentId: number; cents: number; tokens: number }>(
-        `SELECT "agentId", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage" WHERE "goalId" = ? GROUP BY "agentId" ORDER BY "agentId"`,
-        goal.id,
-      ),
-      byCode: await sql.all<{ billingCode: string | null; cents: number; tokens: number }>(
-        `SELECT "billingCode", SUM(cents) AS cents, SUM(tokens) AS tokens FROM "Usage" WHERE "goalId" = ? GROUP BY "billingCode" ORDER BY "billingCode"`,
-        goal.id,
-      ),
-    })),
+    costBreakdown(goal),
     recentEvents(goal.id, 50),
   ]);
-  const sum = (rows: { cents: number; tokens: number }[], k: "cents" | "tokens") =>
-    rows.reduce((s, r) => s + Number(r[k] ?? 0), 0);
   return {
     goal: {
       id: goal.id,
@@ -188,6 +173,8 @@ export async function goalSnapshot(ownerId: number, goalId: number) {
       budget_tokens: goal.budgetTokens,
       spent_cents: goal.spentCents,
       spent_tokens: goal.spentTokens,
+      paused_reason: goal.pausedReason,
+      budget_alerted_at: goal.budgetAlertedAt?.toISOString() ?? null,
       max_spawn_depth: goal.maxSpawnDepth,
       coordinator_config: goal.coordinatorConfig,
       created_at: goal.createdAt.toISOString(),
@@ -206,20 +193,7 @@ export async function goalSnapshot(ownerId: number, goalId: number) {
       quarantined: a.quarantinedAt !== null,
       created_at: a.createdAt.toISOString(),
     })),
-    cost_breakdown: {
-      total_cents: Math.max(goal.spentCents, sum(usage.byAgent, "cents")),
-      total_tokens: Math.max(goal.spentTokens, sum(usage.byAgent, "tokens")),
-      by_agent: usage.byAgent.map((r) => ({
-        agent_id: Number(r.agentId),
-        cents: Number(r.cents),
-        tokens: Number(r.tokens),
-      })),
-      by_billing_code: usage.byCode.map((r) => ({
-        billing_code: r.billingCode,
-        cents: Number(r.cents),
-        tokens: Number(r.tokens),
-      })),
-    },
+    cost_breakdown,
     recent_events,
   };
 }

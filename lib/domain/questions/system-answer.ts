@@ -4,6 +4,8 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
 import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
+import { resumeInUnit } from "@/lib/domain/usage/resume-goal";
+import { DomainError } from "@/lib/errors";
 import type { Resolution } from "./resolve";
 import type { QuestionRow } from "./store";
 
@@ -12,6 +14,9 @@ export const REWORK = "Rework";
 /** Issue 13: the quarantine card's options. */
 export const LIFT_QUARANTINE = "Lift quarantine";
 export const KEEP_QUARANTINED = "Keep quarantined";
+/** issue 12: the two decisions of the budget pause notice. */
+export const KEEP_PAUSED = "Keep paused";
+export const RAISE_AND_RESUME = "Raise the budget and resume";
 
 /**
  * What the owner's answer to a system question does (docs/questions.md):
@@ -75,9 +80,38 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
     }
     return;
   }
+  if (q.origin === "budget_paused") {
+    await onBudgetDecision(u, q.goalId, first?.selected_labels[0], first?.text ?? "");
+    return;
+  }
   const to = q.subjectLeaderId ?? agentId;
   await tell(
     to,
     `[OWNER ANSWER] to the ${q.origin.replace("_", " ")} about agent ${agentId} (qid=${q.id}):\n${first?.text ?? ""}`,
   );
+}
+
+/**
+ * issue 12: the owner's answer to the budget pause notice. "Raise the budget and resume" with a dollar
+ * amount resumes the goal with that budget (the same rule as resume_goal); an amount that cannot be read,
+ * or that the goal has already spent, leaves it paused and says why in the goal channel.
+ */
+async function onBudgetDecision(u: Unit, goalId: number, label: string | undefined, text: string) {
+  if (label !== RAISE_AND_RESUME) return;
+  const m = text.replace(/[$,\s]/g, "").match(/^(\d+)(?:\.(\d{1,2}))?$/);
+  if (!m) {
+    await postToGoalChannel(
+      u,
+      goalId,
+      `The owner chose to resume, but "${text.slice(0, 100)}" is not a dollar amount: the goal stays paused.`,
+    );
+    return;
+  }
+  const cents = Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+  try {
+    await resumeInUnit(u, goalId, { new_budget_dollars_cents: cents }, "owner");
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    await postToGoalChannel(u, goalId, `The owner chose to resume, but: ${e.message} The goal stays paused.`);
+  }
 }

@@ -4,10 +4,24 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { newId } from "@/lib/ids";
 import type { SubQuestion } from "./schemas";
 import { fingerprintOf, notifyQuestion } from "./store";
-import { APPROVE, KEEP_QUARANTINED, LIFT_QUARANTINE, REWORK } from "./system-answer";
+import {
+  APPROVE,
+  KEEP_PAUSED,
+  KEEP_QUARANTINED,
+  LIFT_QUARANTINE,
+  RAISE_AND_RESUME,
+  REWORK,
+} from "./system-answer";
 
 export type SystemQuestion = {
-  origin: "root_review" | "review_escalation" | "termination_escalation" | "idle_escalation" | "quarantine";
+  origin:
+    | "root_review"
+    | "review_escalation"
+    | "termination_escalation"
+    | "idle_escalation"
+    | "quarantine"
+    | "budget_alert"
+    | "budget_paused";
   goalId: number;
   /** The agent the question is about (stored as the asker). */
   agentId: number;
@@ -42,6 +56,23 @@ const quarantineCard = (text: string): SubQuestion[] => [
   },
 ];
 
+/** issue 12: the pause notice offers the two decisions an owner makes (docs/budgets.md). */
+const budgetPaused = (text: string): SubQuestion[] => [
+  {
+    question: text.slice(0, 2000),
+    header: "Budget",
+    multiSelect: false,
+    options: [
+      { label: KEEP_PAUSED, description: "Leave the goal paused; resume it later from the goal page." },
+      {
+        label: RAISE_AND_RESUME,
+        description: "Type the new budget in dollars (e.g. 25 or 25.50); the goal resumes with it.",
+        requires_text: true,
+      },
+    ],
+  },
+];
+
 /**
  * Put a system question straight in front of the goal's owner (no leader chain), inside the caller's
  * write unit. A root review supersedes a pending one for the same agent (its context is replaced);
@@ -53,7 +84,16 @@ export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<stri
       ? ROOT_REVIEW
       : s.origin === "quarantine"
         ? quarantineCard(s.text)
-        : [{ question: s.text.slice(0, 2000), header: "Watchdog", multiSelect: false, options: [] }];
+        : s.origin === "budget_paused"
+          ? budgetPaused(s.text)
+          : [
+              {
+                question: s.text.slice(0, 2000),
+                header: s.origin === "budget_alert" ? "Budget" : "Watchdog",
+                multiSelect: false,
+                options: [],
+              },
+            ];
   const context = s.origin === "root_review" ? s.text : s.text.length > 2000 ? s.text : null;
   const fingerprint = fingerprintOf(questions, s.origin === "root_review" ? null : context);
   const now = new Date();

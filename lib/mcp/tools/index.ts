@@ -1,3 +1,5 @@
+import { BUDGET_GATED, TASK_BUDGET_GATED } from "@/lib/domain/usage/budget-gate";
+import type { ErrorCode } from "@/lib/errors";
 import type { AnyTool } from "../registry";
 import { proposeAgentTool, unquarantineAgentTool } from "./agents";
 import { createGoalTool, proposeTaskTreeTool } from "./goals";
@@ -6,33 +8,47 @@ import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questio
 import { listResourcesTool, requestResourceTool } from "./secrets";
 import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { TEAM_TOOLS } from "./teams";
+import { reportUsageTool, resumeGoalTool } from "./usage";
 import { whoamiTool } from "./whoami";
 
+/** The budget gate (lib/domain/usage/budget-gate.ts) runs before these tools: their error lists say so. */
+function withBudgetErrors(t: AnyTool): AnyTool {
+  if (!BUDGET_GATED.has(t.name)) return t;
+  const extra: ErrorCode[] = ["ErrGoalBudgetExceeded"];
+  if (TASK_BUDGET_GATED.has(t.name)) extra.push("ErrTaskBudgetExceeded");
+  return { ...t, errors: [...t.errors, ...extra] };
+}
+
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
-export const TOOLS: AnyTool[] = [
-  createGoalTool,
-  sendMessageTool,
-  readInboxTool,
-  listPeersTool,
-  whoamiTool,
-  // goals: task trees, claiming, verification
-  proposeTaskTreeTool,
-  claimTaskTool,
-  completeTaskTool,
-  verifyTaskTool,
-  listTasksTool,
-  // questions to humans, up the leader chain
-  askUserTool,
-  answerQuestionTool,
-  escalateQuestionTool,
-  ...TEAM_TOOLS,
-  // issue 14: secrets (names and availability only; values never cross MCP)
-  requestResourceTool,
-  listResourcesTool,
-  // agent proposals and quarantine (issue 13)
-  proposeAgentTool,
-  unquarantineAgentTool,
-];
+export const TOOLS: AnyTool[] = (
+  [
+    createGoalTool,
+    sendMessageTool,
+    readInboxTool,
+    listPeersTool,
+    whoamiTool,
+    // goals: task trees, claiming, verification
+    proposeTaskTreeTool,
+    claimTaskTool,
+    completeTaskTool,
+    verifyTaskTool,
+    listTasksTool,
+    // questions to humans, up the leader chain
+    askUserTool,
+    answerQuestionTool,
+    escalateQuestionTool,
+    ...TEAM_TOOLS,
+    // secrets (issue 14: names and availability only; values never cross MCP)
+    requestResourceTool,
+    listResourcesTool,
+    // agent proposals and quarantine (issue 13)
+    proposeAgentTool,
+    unquarantineAgentTool,
+    // usage and budgets (issue 12)
+    reportUsageTool,
+    resumeGoalTool,
+  ] as AnyTool[]
+).map(withBudgetErrors);
 
 /** The names of every tool an agent may be given (a `tool_scope` names only these). */
 export const agentToolNames = () => TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name);

@@ -1,0 +1,309 @@
+import { z } from "zod";
+import { type ReadUnit, read } from "@/lib/db";
+import { type SqlDate, type SqlInt, toDate, toInt } from "@/lib/db/rows";
+import { MICROS_PER_CENT } from "./record-usage";
+
+export const GROUP_BY = ["agent", "task", "billing_code", "model"] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+/** `GET /api/goals/:id/costs` query (strings from the URL). */
+export const costsQuery = z.strictObject({
+  group_by: z.enum(GROUP_BY).default("agent"),
+  bucket: z.enum(["hour", "day"]).default("day"),
+  from: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe("inclusive, ISO 8601; default: 30 days before `to`"),
+  to: z.iso.datetime({ offset: true }).optional().describe("exclusive, ISO 8601; default: now"),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(20)
+    .describe("top N groups; the rest are summed as `other`"),
+});
+export type CostsQuery = z.output<typeof costsQuery>;
+
+export type Amount = {
+  cents: number;
+  tokens: number;
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  /** Of `cents`, what ran on an API key (billed per token); the rest ran on a subscription at list price. */
+  api_cents: number;
+  subscription_cents: number;
+  reports: number;
+};
+
+export type SumRow = {
+  key: string | number | null;
+  billingType: string;
+  cents: SqlInt;
+  micros: SqlInt;
+  tokens: SqlInt;
+  inputTokens: SqlInt;
+  outputTokens: SqlInt;
+  cacheReadTokens: SqlInt;
+  cacheWriteTokens: SqlInt;
+  reports: SqlInt;
+};
+
+export const SUMS = `"billingType", SUM(cents) AS cents, SUM(micros) AS micros, SUM(tokens) AS tokens, SUM("inputTokens") AS "inputTokens",
+  SUM("outputTokens") AS "outputTokens", SUM("cacheReadTokens") AS "cacheReadTokens", SUM("cacheWriteTokens") AS "cacheWriteTokens",
+  SUM(reports) AS reports`;
+
+const KEY: Record<GroupBy, string> = {
+  agent: `"agentId"`,
+  task: `"taskId"`,
+  billing_code: `"billingCode"`,
+  model: "model",
+};
+
+export type Acc = Amount & { micros: number; apiMicros: number };
+export const empty = (): Acc => ({
+  cents: 0,
+  micros: 0,
+  apiMicros: 0,
+  tokens: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cache_read_tokens: 0,
+  cache_write_tokens: 0,
+  api_cents: 0,
+  subscription_cents: 0,
+  reports: 0,
+});
+
+export function add(a: Acc, r: SumRow): void {
+  const micros = toInt(r.cents) * MICROS_PER_CENT + toInt(r.micros);
+  a.micros += micros;
+  if (r.billingType === "api") a.apiMicros += micros;
+  a.tokens += toInt(r.tokens);
+  a.input_tokens += toInt(r.inputTokens);
+  a.output_tokens += toInt(r.outputTokens);
+  a.cache_read_tokens += toInt(r.cacheReadTokens);
+  a.cache_write_tokens += toInt(r.cacheWriteTokens);
+  a.reports += toInt(r.reports);
+}
+
+export function done(a: Acc): Amount {
+  const cents = Math.floor(a.micros / MICROS_PER_CENT);
+  const api = Math.floor(a.apiMicros / MICROS_PER_CENT);
+  const { micros: _m, apiMicros: _a, ...rest } = a;
+  return { ...rest, cents, api_cents: api, subscription_cents: cents - api };
+}
+
+export type CostGroup = Amount & { key: string; label: string };
+
+/** Which roll-up a view reads: the hourly buckets, or the daily ones (24× fewer rows). */
+export type Grain = "hour" | "day";
+const TABLE: Record<Grain, { table: string; col: string }> = {
+  hour: { table: "UsageBucket", col: "hour" },
+  day: { table: "UsageDay", col: "day" },
+};
+
+/** Groups of the goal's buckets in [from, to), largest spend first (one GROUP BY over the buckets). */
+async function groups(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  from: Date,
+  to: Date,
+  grain: Grain,
+): Promise<CostGroup[]> {
+  const { table, col } = TABLE[grain];
+  const rows = await u.sql.all<SumRow>(
+    `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
+     GROUP BY ${KEY[by]}, "billingType"`,
+    goalId,
+    from,
+    to,
+  );
+  const acc = new Map<string, Acc>();
+  for (const r of rows) {
+    const k = String(r.key ?? "");
+    const a = acc.get(k) ?? empty();
+    acc.set(k, a);
+    add(a, r);
+  }
+  const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
+  return [...acc]
+    .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
+    .sort((x, y) => y.cents - x.cents || y.tokens - x.tokens || x.key.localeCompare(y.key));
+}
+
+async function labelsOf(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  keys: string[],
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  if (by === "agent") {
+    const agents = await u.db.agent.findMany({ where: { goalId }, select: { id: true, name: true } });
+    for (const a of agents) out.set(String(a.id), a.name);
+  } else if (by === "task") {
+    const ids = keys.map(Number).filter((n) => n > 0);
+    const tasks = ids.length
+      ? await u.db.goalTask.findMany({
+          where: { goalId, id: { in: ids } },
+          select: { id: true, title: true },
+        })
+      : [];
+    for (const t of tasks) out.set(String(t.id), t.title);
+    out.set("0", "(no task)");
+  } else if (by === "billing_code") {
+    out.set("", "(none)");
+  }
+  return out;
+}
+
+/** The top `limit` groups, the rest summed into one `other` row (so thousands of agents stay readable). */
+export function topN(
+  all: CostGroup[],
+  limit: number,
+): { groups: CostGroup[]; other: (Amount & { count: number }) | null } {
+  if (all.length <= limit) return { groups: all, other: null };
+  const rest = all.slice(limit);
+  const other: Amount & { count: number } = {
+    count: rest.length,
+    cents: 0,
+    tokens: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cache_read_tokens: 0,
+    cache_write_tokens: 0,
+    api_cents: 0,
+    subscription_cents: 0,
+    reports: 0,
+  };
+  for (const g of rest) {
+    for (const k of Object.keys(other) as (keyof typeof other)[]) if (k !== "count") other[k] += g[k];
+  }
+  return { groups: all.slice(0, limit), other };
+}
+
+/** Billing codes are hierarchical: `billing.csv` also counts under `billing`. Every prefix, with its subtree's spend. */
+export function billingTree(
+  flat: CostGroup[],
+): { code: string; depth: number; cents: number; tokens: number }[] {
+  const acc = new Map<string, { cents: number; tokens: number }>();
+  for (const g of flat) {
+    const parts = g.key === "" ? [""] : g.key.split(".");
+    for (let i = 1; i <= parts.length; i++) {
+      const code = parts.slice(0, i).join(".");
+      const a = acc.get(code) ?? { cents: 0, tokens: 0 };
+      a.cents += g.cents;
+      a.tokens += g.tokens;
+      acc.set(code, a);
+    }
+  }
+  return [...acc]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, a]) => ({ code, depth: code === "" ? 0 : code.split(".").length - 1, ...a }));
+}
+
+const DAY = 86_400_000;
+
+/**
+ * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
+ * hourly roll-ups; `bucket=day` the daily ones, and then counts whole UTC days (`from` is rounded down and
+ * `to` up to midnight).
+ */
+export async function goalCosts(goalId: number, q: CostsQuery) {
+  let to = q.to ? new Date(q.to) : new Date();
+  // Default range: 30 days by day, the last 48 hours by hour (an hourly view of a month scans 24× more rows).
+  let from = q.from ? new Date(q.from) : new Date(to.getTime() - (q.bucket === "hour" ? 2 : 30) * DAY);
+  if (q.bucket === "day") {
+    to = new Date(Math.ceil(to.getTime() / DAY) * DAY);
+    from = new Date(Math.floor(from.getTime() / DAY) * DAY);
+  }
+  const { table, col } = TABLE[q.bucket];
+  return read(async (u) => {
+    const all = await groups(u, goalId, q.group_by, from, to, q.bucket);
+    const series = await u.sql.all<SumRow & { hour: SqlDate }>(
+      `SELECT ${col} AS hour, '' AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
+       GROUP BY ${col}, "billingType" ORDER BY ${col}`,
+      goalId,
+      from,
+      to,
+    );
+    const points = new Map<number, Acc>();
+    for (const r of series) {
+      const h = toDate(r.hour).getTime();
+      const t = q.bucket === "day" ? Math.floor(h / DAY) * DAY : h;
+      const a = points.get(t) ?? empty();
+      points.set(t, a);
+      add(a, r);
+    }
+    const totals = all.reduce(
+      (s, g) => {
+        s.cents += g.cents;
+        s.tokens += g.tokens;
+        s.api_cents += g.api_cents;
+        s.subscription_cents += g.subscription_cents;
+        s.reports += g.reports;
+        return s;
+      },
+      { cents: 0, tokens: 0, api_cents: 0, subscription_cents: 0, reports: 0 },
+    );
+    const top = topN(all, q.limit);
+    return {
+      goal_id: goalId,
+      group_by: q.group_by,
+      bucket: q.bucket,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      total: totals,
+      groups: top.groups,
+      other: top.other,
+      group_count: all.length,
+      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(all) } : {}),
+      series: [...points]
+        .sort(([a], [b]) => a - b)
+        .map(([t, a]) => ({ t: new Date(t).toISOString(), ...done(a) })),
+    };
+  });
+}
+
+/** The contract's `cost_breakdown` of `GET /api/goals/:id`: every breakdown, top 50 each, over all time (daily roll-ups). */
+export async function costBreakdown(goal: { id: number; spentCents: number; spentTokens: number }) {
+  return read(async (u) => {
+    const since = new Date(0);
+    // A four-digit year: SQLite compares the stored ISO text, and "+275760-…" would sort before "2026-…".
+    const until = new Date("9999-12-31T00:00:00Z");
+    const byAgent = await groups(u, goal.id, "agent", since, until, "day");
+    const byTask = await groups(u, goal.id, "task", since, until, "day");
+    const byCode = await groups(u, goal.id, "billing_code", since, until, "day");
+    const byModel = await groups(u, goal.id, "model", since, until, "day");
+    const api = byAgent.reduce((s, g) => s + g.api_cents, 0);
+    const list = (rows: CostGroup[]) => topN(rows, 50);
+    return {
+      total_cents: goal.spentCents,
+      total_tokens: goal.spentTokens,
+      api_cents: api,
+      subscription_cents: Math.max(0, goal.spentCents - api),
+      by_agent: list(byAgent).groups.map((g) => ({
+        agent_id: Number(g.key),
+        name: g.label,
+        cents: g.cents,
+        tokens: g.tokens,
+      })),
+      by_task: list(byTask).groups.map((g) => ({
+        task_id: g.key === "0" ? null : Number(g.key),
+        title: g.label,
+        cents: g.cents,
+        tokens: g.tokens,
+      })),
+      by_billing_code: list(byCode).groups.map((g) => ({
+        billing_code: g.key,
+        cents: g.cents,
+        tokens: g.tokens,
+      })),
+      by_model: list(byModel).groups.map((g) => ({ model: g.key, cents: g.cents, tokens: g.tokens })),
+    };
+  });
+}

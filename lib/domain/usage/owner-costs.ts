@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { read } from "@/lib/db";
+import { type Acc, add, type CostGroup, done, empty, SUMS, type SumRow, topN } from "./cost-report";
+
+export const OWNER_GROUP_BY = ["goal", "agent", "billing_code", "model"] as const;
+export type OwnerGroupBy = (typeof OWNER_GROUP_BY)[number];
+
+/** `/costs` and `GET /api/costs` (and its CSV): every goal of the owner, a date range. */
+export const ownerCostsQuery = z.strictObject({
+  group_by: z.enum(OWNER_GROUP_BY).default("goal"),
+  from: z.iso.date().optional().describe("first day, YYYY-MM-DD (UTC); default 30 days before `to`"),
+  to: z.iso.date().optional().describe("last day included, YYYY-MM-DD (UTC); default today"),
+  limit: z.coerce.number().int().min(1).max(10_000).default(20),
+  page: z.coerce.number().int().min(1).default(1),
+});
+export type OwnerCostsQuery = z.output<typeof ownerCostsQuery>;
+
+const KEY: Record<OwnerGroupBy, string> = {
+  goal: `b."goalId"`,
+  agent: `b."agentId"`,
+  billing_code: `b."billingCode"`,
+  model: "b.model",
+};
+
+const DAY = 86_400_000;
+
+/**
+ * Spend across all the owner's goals in a date range, grouped, from the daily roll-ups (one GROUP BY):
+ * the page of `limit` groups (largest first) and the rest summed as `other`.
+ */
+export async function ownerCosts(ownerId: number, q: OwnerCostsQuery) {
+  const toDay = q.to ? new Date(`${q.to}T00:00:00Z`) : new Date(Math.floor(Date.now() / DAY) * DAY);
+  const to = new Date(toDay.getTime() + DAY);
+  const from = q.from ? new Date(`${q.from}T00:00:00Z`) : new Date(to.getTime() - 30 * DAY);
+  return read(async (u) => {
+    const rows = await u.sql.all<SumRow>(
+      `SELECT ${KEY[q.group_by]} AS key, ${SUMS.replace(/"billingType"/, `b."billingType"`)}
+       FROM "UsageDay" b JOIN "Goal" g ON g.id = b."goalId"
+       WHERE g."ownerId" = ? AND b.day >= ? AND b.day < ?
+       GROUP BY ${KEY[q.group_by]}, b."billingType"`,
+      ownerId,
+      from,
+      to,
+    );
+    const acc = new Map<string, Acc>();
+    for (const r of rows) {
+      const k = String(r.key ?? "");
+      const a = acc.get(k) ?? empty();
+      acc.set(k, a);
+      add(a, r);
+    }
+    const labels = new Map<string, string>();
+    const ids = [...acc.keys()].map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    if (q.group_by === "goal" && ids.length) {
+      for (const g of await u.db.goal.findMany({
+        where: { id: { in: ids }, ownerId },
+        select: { id: true, title: true },
+      }))
+        labels.set(String(g.id), g.title);
+    } else if (q.group_by === "agent" && ids.length) {
+      const agents = await u.db.agent.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, name: true, goalId: true },
+      });
+      for (const a of agents) labels.set(String(a.id), `${a.name} (goal ${a.goalId})`);
+    } else if (q.group_by === "billing_code") labels.set("", "(none)");
+    const all: CostGroup[] = [...acc]
+      .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
+      .sort((x, y) => y.cents - x.cents || y.tokens - x.tokens || x.key.localeCompare(y.key));
+    const start = (q.page - 1) * q.limit;
+    const pageRows = all.slice(start, start + q.limit);
+    const rest = topN(all.slice(start), q.limit).other;
+    const total = all.reduce(
+      (s, g) => ({
+        cents: s.cents + g.cents,
+        tokens: s.tokens + g.tokens,
+        api_cents: s.api_cents + g.api_cents,
+        subscription_cents: s.subscription_cents + g.subscription_cents,
+      }),
+      { cents: 0, tokens: 0, api_cents: 0, subscription_cents: 0 },
+    );
+    return {
+      group_by: q.group_by,
+      from: from.toISOString().slice(0, 10),
+      to: toDay.toISOString().slice(0, 10),
+      total,
+      groups: pageRows,
+      other: rest,
+      group_count: all.length,
+      page: q.page,
+      pages: Math.max(1, Math.ceil(all.length / q.limit)),
+    };
+  });
+}
+
+const CSV_COLUMNS = [
+  "key",
+  "label",
+  "cents",
+  "api_cents",
+  "subscription_cents",
+  "tokens",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "reports",
+] as const;
+
+const cell = (v: string | number) => {
+  const s = String(v);
+  // Quote per RFC 4180; a leading = + - @ is prefixed so a spreadsheet does not run it as a formula.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** Every group (no top-N) as CSV, one row per group. */
+export async function ownerCostsCsv(ownerId: number, q: OwnerCostsQuery): Promise<string> {
+  const r = await ownerCosts(ownerId, { ...q, limit: 10_000, page: 1 });
+  const lines = [CSV_COLUMNS.join(",")];
+  for (const g of r.groups) lines.push(CSV_COLUMNS.map((c) => cell(g[c])).join(","));
+  return `${lines.join("\r\n")}\r\n`;
+}

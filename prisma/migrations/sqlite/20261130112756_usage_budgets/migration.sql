@@ -1,0 +1,130 @@
+-- CreateTable
+CREATE TABLE "UsageBucket" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "goalId" INTEGER NOT NULL,
+    "hour" DATETIME NOT NULL,
+    "agentId" INTEGER NOT NULL,
+    "taskId" INTEGER NOT NULL DEFAULT 0,
+    "billingCode" TEXT NOT NULL DEFAULT '',
+    "model" TEXT NOT NULL,
+    "billingType" TEXT NOT NULL,
+    "reports" INTEGER NOT NULL DEFAULT 0,
+    "inputTokens" INTEGER NOT NULL DEFAULT 0,
+    "outputTokens" INTEGER NOT NULL DEFAULT 0,
+    "cacheReadTokens" INTEGER NOT NULL DEFAULT 0,
+    "cacheWriteTokens" INTEGER NOT NULL DEFAULT 0,
+    "tokens" INTEGER NOT NULL DEFAULT 0,
+    "cents" INTEGER NOT NULL DEFAULT 0,
+    "micros" INTEGER NOT NULL DEFAULT 0
+);
+
+-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_Goal" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "slug" TEXT NOT NULL,
+    "title" TEXT NOT NULL,
+    "description" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'draft',
+    "ownerId" INTEGER NOT NULL,
+    "channelId" INTEGER,
+    "coordinatorAgentId" INTEGER,
+    "budgetCents" INTEGER,
+    "budgetTokens" INTEGER,
+    "spentCents" INTEGER NOT NULL DEFAULT 0,
+    "spentTokens" INTEGER NOT NULL DEFAULT 0,
+    "budgetAlertedAt" DATETIME,
+    "maxSpawnDepth" INTEGER NOT NULL DEFAULT 3,
+    "coordinatorConfig" TEXT NOT NULL DEFAULT 'default',
+    "eventSeq" INTEGER NOT NULL DEFAULT 0,
+    "taskCount" INTEGER NOT NULL DEFAULT 0,
+    "tasksDone" INTEGER NOT NULL DEFAULT 0,
+    "tasksFailed" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "lastActivityAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "spentMicros" INTEGER NOT NULL DEFAULT 0,
+    "pausedReason" TEXT,
+    "pausedAt" DATETIME,
+    CONSTRAINT "Goal_ownerId_fkey" FOREIGN KEY ("ownerId") REFERENCES "User" ("id") ON DELETE RESTRICT ON UPDATE CASCADE
+);
+INSERT INTO "new_Goal" ("budgetAlertedAt", "budgetCents", "budgetTokens", "channelId", "coordinatorAgentId", "coordinatorConfig", "createdAt", "description", "eventSeq", "id", "lastActivityAt", "maxSpawnDepth", "ownerId", "slug", "spentCents", "spentTokens", "status", "taskCount", "tasksDone", "tasksFailed", "title", "updatedAt") SELECT "budgetAlertedAt", "budgetCents", "budgetTokens", "channelId", "coordinatorAgentId", "coordinatorConfig", "createdAt", "description", "eventSeq", "id", "lastActivityAt", "maxSpawnDepth", "ownerId", "slug", "spentCents", "spentTokens", "status", "taskCount", "tasksDone", "tasksFailed", "title", "updatedAt" FROM "Goal";
+DROP TABLE "Goal";
+ALTER TABLE "new_Goal" RENAME TO "Goal";
+CREATE UNIQUE INDEX "Goal_slug_key" ON "Goal"("slug");
+CREATE UNIQUE INDEX "Goal_channelId_key" ON "Goal"("channelId");
+CREATE UNIQUE INDEX "Goal_coordinatorAgentId_key" ON "Goal"("coordinatorAgentId");
+CREATE INDEX "Goal_ownerId_idx" ON "Goal"("ownerId");
+CREATE TABLE "new_GoalTask" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "goalId" INTEGER NOT NULL,
+    "parentId" INTEGER,
+    "depth" INTEGER NOT NULL DEFAULT 0,
+    "title" TEXT NOT NULL,
+    "description" TEXT NOT NULL,
+    "acceptanceCriteria" TEXT,
+    "billingCode" TEXT,
+    "budgetTokens" INTEGER,
+    "budgetCents" INTEGER,
+    "verifierJson" TEXT NOT NULL DEFAULT '{"kind":"auto"}',
+    "ancestry" TEXT NOT NULL DEFAULT '',
+    "status" TEXT NOT NULL DEFAULT 'approved',
+    "assigneeId" INTEGER,
+    "claimedAt" DATETIME,
+    "summary" TEXT,
+    "artifactsJson" TEXT,
+    "spentCents" INTEGER NOT NULL DEFAULT 0,
+    "spentTokens" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "proposalId" INTEGER,
+    "verifierKind" TEXT NOT NULL DEFAULT 'auto',
+    "verifyClaimedBy" TEXT,
+    "verifyLeaseUntil" DATETIME,
+    "completedAt" DATETIME,
+    "verifiedAt" DATETIME,
+    "verifiedBy" TEXT,
+    "verdictReason" TEXT,
+    "spentMicros" INTEGER NOT NULL DEFAULT 0,
+    CONSTRAINT "GoalTask_goalId_fkey" FOREIGN KEY ("goalId") REFERENCES "Goal" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "GoalTask_parentId_fkey" FOREIGN KEY ("parentId") REFERENCES "GoalTask" ("id") ON DELETE SET NULL ON UPDATE CASCADE
+);
+INSERT INTO "new_GoalTask" ("acceptanceCriteria", "ancestry", "artifactsJson", "assigneeId", "billingCode", "budgetCents", "budgetTokens", "claimedAt", "completedAt", "createdAt", "depth", "description", "goalId", "id", "parentId", "proposalId", "spentCents", "spentTokens", "status", "summary", "title", "updatedAt", "verdictReason", "verifiedAt", "verifiedBy", "verifierJson", "verifierKind", "verifyClaimedBy", "verifyLeaseUntil") SELECT "acceptanceCriteria", "ancestry", "artifactsJson", "assigneeId", "billingCode", "budgetCents", "budgetTokens", "claimedAt", "completedAt", "createdAt", "depth", "description", "goalId", "id", "parentId", "proposalId", "spentCents", "spentTokens", "status", "summary", "title", "updatedAt", "verdictReason", "verifiedAt", "verifiedBy", "verifierJson", "verifierKind", "verifyClaimedBy", "verifyLeaseUntil" FROM "GoalTask";
+DROP TABLE "GoalTask";
+ALTER TABLE "new_GoalTask" RENAME TO "GoalTask";
+CREATE INDEX "GoalTask_goalId_status_idx" ON "GoalTask"("goalId", "status");
+CREATE INDEX "GoalTask_parentId_idx" ON "GoalTask"("parentId");
+CREATE INDEX "GoalTask_verifierKind_status_idx" ON "GoalTask"("verifierKind", "status");
+CREATE TABLE "new_Usage" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "goalId" INTEGER NOT NULL,
+    "agentId" INTEGER NOT NULL,
+    "taskId" INTEGER,
+    "billingCode" TEXT,
+    "tokens" INTEGER NOT NULL DEFAULT 0,
+    "cents" INTEGER NOT NULL DEFAULT 0,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "model" TEXT NOT NULL DEFAULT '',
+    "inputTokens" INTEGER NOT NULL DEFAULT 0,
+    "outputTokens" INTEGER NOT NULL DEFAULT 0,
+    "cacheReadTokens" INTEGER NOT NULL DEFAULT 0,
+    "cacheWriteTokens" INTEGER NOT NULL DEFAULT 0,
+    "micros" INTEGER NOT NULL DEFAULT 0,
+    "source" TEXT NOT NULL DEFAULT 'agent',
+    "billingType" TEXT NOT NULL DEFAULT 'api',
+    "idempotencyKey" TEXT
+);
+INSERT INTO "new_Usage" ("agentId", "billingCode", "cents", "createdAt", "goalId", "id", "taskId", "tokens") SELECT "agentId", "billingCode", "cents", "createdAt", "goalId", "id", "taskId", "tokens" FROM "Usage";
+DROP TABLE "Usage";
+ALTER TABLE "new_Usage" RENAME TO "Usage";
+CREATE INDEX "Usage_goalId_idx" ON "Usage"("goalId");
+CREATE UNIQUE INDEX "Usage_agentId_idempotencyKey_key" ON "Usage"("agentId", "idempotencyKey");
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE INDEX "UsageBucket_goalId_hour_idx" ON "UsageBucket"("goalId", "hour");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "UsageBucket_goalId_hour_agentId_taskId_billingCode_model_billingType_key" ON "UsageBucket"("goalId", "hour", "agentId", "taskId", "billingCode", "model", "billingType");
