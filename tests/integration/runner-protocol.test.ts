@@ -192,6 +192,38 @@ test("a launch: exactly one of two polling runners takes it; key, running, event
   const result = rows.find((e) => e.event === "tool_result");
   assert.ok(String(result?.data.content).length <= 2001);
 
+  // Each turn's usage: a `turn.usage` event and the spend, recorded once per turn (keyed by launch and turn).
+  const turn = (n: number, costUsd?: number) => ({
+    type: "turn.usage",
+    model: "claude-sonnet-4-5",
+    inputTokens: 1000 * n,
+    outputTokens: 100,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    ...(costUsd === undefined ? {} : { costUsd }),
+  });
+  await post(t.token, agentUrl("events"), { ...ref, events: [turn(1, 0.0123), turn(2)] });
+  await post(t.token, agentUrl("events"), { ...ref, events: [turn(3, 0.5)] });
+  const spend = await db.read(async ({ db: d }) => ({
+    usage: await d.usage.findMany({ where: { agentId: g.coordinator_agent_id }, orderBy: { id: "asc" } }),
+    goal: await d.goal.findUniqueOrThrow({ where: { id: g.goal_id } }),
+  }));
+  assert.deepEqual(
+    spend.usage.map((x) => [x.idempotencyKey, x.source, x.inputTokens]),
+    [
+      ["runner:1:1", "runner", 1000],
+      ["runner:1:2", "runner", 2000],
+      ["runner:1:3", "runner", 3000],
+    ],
+  );
+  assert.equal(spend.usage[0]?.cents, 1);
+  assert.equal(spend.usage[2]?.cents, 50);
+  assert.equal(spend.goal.spentTokens, 1100 + 2100 + 3100);
+  const usageEvents = (await goalEvents(server, ownerToken, g.goal_id)).filter(
+    (e) => e.event === "turn.usage",
+  );
+  assert.equal(usageEvents.length, 3);
+
   // Lease answers: continue; stop while the goal is paused; continue again once it resumes.
   assert.equal((await post(t.token, agentUrl("renew"), ref)).json.action, "continue");
   await db.write(({ db: d }) => d.goal.update({ where: { id: g.goal_id }, data: { status: "paused" } }));

@@ -7,9 +7,11 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
+import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
 import { DomainError, notFound } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
+import { logger } from "@/lib/log";
 import type { RunnerIdentity } from "./tokens";
 
 /**
@@ -481,9 +483,16 @@ const capJson = (v: unknown) => cap(JSON.stringify(v) ?? "null");
  */
 export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.input<typeof eventsInput>) {
   const p = eventsInput.parse(input);
-  return write(async (u) => {
+  const turns: TurnUsage[] = [];
+  // Each turn's usage is keyed by launch and turn number (batches of one launch arrive in order and are
+  // never resent), so it counts once; the turn number continues from the launch's reports so far.
+  const keyPrefix = `runner:${p.launch}:`;
+  const out = await write(async (u) => {
     const a = await heldAgent(u, r, agentId, p);
     const base = { goalId: a.goalId, agentId: a.id, teamId: a.teamId };
+    const earlier = await u.db.usage.count({
+      where: { agentId: a.id, idempotencyKey: { startsWith: keyPrefix } },
+    });
     let recorded = 0;
     for (const e of p.events) {
       const add = async (name: string, data: Record<string, unknown>) => {
@@ -514,8 +523,15 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
           await add("agent_text", { text: cap(e.text) });
           break;
         case "turn.usage":
-          // issue 12: record this turn's usage through the usage operation (model, tokens, cost, the task
-          // the agent holds and its billing code), and the `turn.usage` event with it.
+          await add("turn.usage", {
+            model: e.model,
+            input_tokens: e.inputTokens,
+            output_tokens: e.outputTokens,
+            cache_read_tokens: e.cacheReadTokens,
+            cache_write_tokens: e.cacheWriteTokens,
+            ...(e.costUsd !== undefined ? { cost_usd: e.costUsd } : {}),
+          });
+          turns.push({ ...e, key: `${keyPrefix}${earlier + turns.length + 1}` });
           break;
         default:
           break; // turn.end, exit: the state report carries the exit
@@ -523,7 +539,33 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
     }
     return { recorded };
   }, "runner.events");
+  // Spend goes through the usage operation, one unit per turn after the events' (a unit cannot nest):
+  // the task the agent holds, its billing code, the budget's alert and pause (docs/budgets.md).
+  for (const t of turns) {
+    const cents = t.costUsd === undefined ? undefined : t.costUsd * 100;
+    try {
+      await recordUsage({
+        agentId,
+        model: t.model,
+        inputTokens: t.inputTokens,
+        outputTokens: t.outputTokens,
+        cacheReadTokens: t.cacheReadTokens,
+        cacheWriteTokens: t.cacheWriteTokens,
+        costCents: cents === undefined ? undefined : Math.floor(cents),
+        costMicros:
+          cents === undefined ? undefined : Math.round((cents - Math.floor(cents)) * 1_000_000) % 1_000_000,
+        source: "runner",
+        idempotencyKey: t.key,
+      });
+    } catch (e) {
+      // An unknown model without a cost, a finished goal: the event is recorded, the spend is not.
+      logger.warn({ err: e, agent: agentId, model: t.model }, "runner usage not recorded");
+    }
+  }
+  return out;
 }
+
+type TurnUsage = Extract<z.output<typeof runtimeEvent>, { type: "turn.usage" }> & { key: string };
 
 /**
  * The owner or operator restarts an agent: a `crashed` or `exited` agent is queued again with its crash

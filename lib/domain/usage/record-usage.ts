@@ -158,10 +158,6 @@ function checkCounts(r: UsageReport): void {
  *
  * The runner calls this for every turn it observes (source `runner`); `report_usage` with source `agent`.
  */
-// issue 11: the runner plugs in here: for each `turn.usage` RuntimeEvent call recordUsage({agentId, model,
-// inputTokens, outputTokens, cacheReadTokens, cacheWriteTokens, costMicros/costCents from costUsd when given,
-// source: "runner", billingType: "subscription" for a logged-in account else "api",
-// idempotencyKey: `${launchId}:${turn}`}) — over its hub API (it has no database access).
 export async function recordUsage(r: UsageReport): Promise<UsageResult> {
   checkCounts(r);
   const t = {
