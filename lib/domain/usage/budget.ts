@@ -124,8 +124,8 @@ export async function pauseInUnit(
     data: { status: "paused", pausedReason: reason, pausedAt: now, updatedAt: now },
   });
   if (won.count !== 1) return false;
-  // issue 11: the runner watches for `goal.paused` (and Goal.status = paused): it stops the goal's agents
-  // (SIGTERM, then kill after the grace period) and launches nothing for a paused goal.
+  // Runners see the pause at their next lease renewal ("stop": the agent ends and is queued again) and
+  // launch nothing for a paused goal (lib/domain/runner/launch-jobs.ts).
   await appendEvent(u, { goalId, name: "goal.paused", agentId, data: { reason, ...figures(spent, budget) } });
   const text =
     reason === "budget"
