@@ -4,6 +4,7 @@ import type { AgentJob, VerifyJob } from "@/lib/domain/runner/launch-jobs";
 import { logger } from "@/lib/log";
 import { runVerification } from "./command-verifier";
 import { HubClient, HubError } from "./hub-client";
+import { feedInbox } from "./inbox-feeder";
 import type { AgentSession, Runtime, RuntimeEvent } from "./runtimes/types";
 
 export type RunnerOptions = {
@@ -145,10 +146,12 @@ export class Runner {
     const runtime = this.o.runtimes.find((r) => r.name === job.runtime);
     const workspace = path.resolve(this.o.workDir, `goal-${job.goal_id}`, `agent-${job.agent_id}`);
     let session: AgentSession;
+    let apiKey: string;
     try {
       if (!runtime) throw new Error(`runtime ${job.runtime} is not available on this runner`);
       fs.mkdirSync(workspace, { recursive: true, mode: 0o700 });
       const { api_key } = await this.client.key(job);
+      apiKey = api_key;
       session = await runtime.start({
         agentId: job.agent_id,
         goalId: job.goal_id,
@@ -195,6 +198,15 @@ export class Runner {
       }
     }, renewEvery);
 
+    // A runner-fed session (claude-code): its inbox is read with its own key and delivered turn by turn,
+    // each batch acknowledged once delivered; feeding stops when the session ends.
+    const fed = new AbortController();
+    const feeding = session.fedByRunner
+      ? feedInbox({ mcpUrl: this.client.mcpUrl, apiKey, session, log }, fed.signal).catch((e) =>
+          logger.error({ ...log, err: e }, "inbox feeding failed"),
+        )
+      : Promise.resolve();
+
     // Events: batched to the hub; the last one is `exit`.
     let batch: RuntimeEvent[] = [];
     let flushing: Promise<void> = Promise.resolve();
@@ -223,6 +235,8 @@ export class Runner {
       batch.push(e);
       if (batch.length >= 100) void flush();
     }
+    fed.abort();
+    await feeding;
     clearInterval(renewal);
     clearInterval(flusher);
     await flush();

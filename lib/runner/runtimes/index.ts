@@ -1,12 +1,10 @@
+import { claudeCodeRuntime } from "./claude-code";
 import { commandRuntime } from "./command";
 import type { Runtime } from "./types";
 
 /**
  * The runtimes this runner offers. The hub hands a runner only launches whose template's runtime it
- * offers; until `claude-code` is registered here, agents of claude-code templates stay `queued` on the
- * hub (docs/runner.md), never faked.
- *
- * issue 11 (claude-code runtime, built separately): when lib/runner/runtimes/claude-code.ts is merged,
- * import its Runtime here and add it to the list.
+ * offers (docs/runner.md). `claude-code` takes its model credentials from the runner's environment
+ * (`ANTHROPIC_API_KEY`, `ANTHROPIC_BASE_URL`, a logged-in `CLAUDE_CONFIG_DIR`; docs/runtimes.md).
  */
-export const RUNTIMES: Runtime[] = [commandRuntime];
+export const RUNTIMES: Runtime[] = [claudeCodeRuntime(), commandRuntime];
