@@ -87,7 +87,7 @@ test("a goal page shows agent messages live, without reload", async ({ page }) =
   const notice = page.getByTestId("agent-key-notice");
   await expect(notice).toContainText("sb_agent_");
   await expect(notice).toContainText(`claude mcp add --transport http switchboard ${server.url}/mcp`);
-  await expect(coordinator.getByRole("cell").nth(6)).toHaveText("1");
+  await expect(coordinator.getByTestId("active-keys")).toHaveText("1");
 
   const alice = await registerAgent(goalId, "alice");
   const bob = await registerAgent(goalId, "bob");

@@ -106,7 +106,9 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 >
                   {a.run_state ?? "external"}
                 </td>
-                <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.active_keys}</td>
+                <td className="px-5 py-2.5 tabular-nums text-slate-600" data-testid="active-keys">
+                  {a.active_keys}
+                </td>
                 <td className="space-x-2 px-5 py-2.5 text-right whitespace-nowrap">
                   {a.quarantined ? (
                     <Button size="sm" disabled={pendingId !== undefined} onClick={() => lift(a)}>

@@ -136,6 +136,15 @@ async function insertGoal(
       kind: "system",
       content: `Goal "${data.title}" created (draft). Coordinator: ${coordinator.name} (#${coordinator.id}).`,
     });
+    // The coordinator's first message is the goal itself (what a runner-fed coordinator starts on).
+    await insertMessage(u, {
+      goalId: goal.id,
+      recipientAgentId: coordinator.id,
+      sender: { kind: "system" },
+      kind: "task_assignment",
+      content: `[GOAL #${goal.id}] ${data.title}\n\n${data.description}\n\nYou coordinate this goal: propose a task tree (propose_task_tree) for the owner to approve, or plan and spawn a team (declare_plan, spawn_agent). Ask the owner with ask_user when something only they can decide.`,
+      meta: { goal_id: goal.id },
+    });
     u.notify(LAUNCH_TOPIC);
     return { goal_id: goal.id, slug, channel_id: channel.id, coordinator_agent_id: coordinator.id };
   });
