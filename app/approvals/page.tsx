@@ -1,12 +1,12 @@
 // #approvals: the task trees and agents awaiting the owner (approve / reject with a reason) and the decided ones.
 import Link from "next/link";
 import { AgentProposal } from "@/components/approvals/agent-proposal";
-import { ApprovalsLive } from "@/components/approvals/approvals-live";
 import { DecisionForm } from "@/components/approvals/decision-form";
 import { ProposalTree } from "@/components/approvals/proposal-tree";
 import { StatusBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { Panel } from "@/components/ui/panel";
+import { PollRefresh } from "@/components/ui/poll-refresh";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { type ApprovalView, listApprovals } from "@/lib/domain/proposals/list-approvals";
 
@@ -64,7 +64,11 @@ export default async function ApprovalsPage() {
     <div className="space-y-6">
       <div className="flex items-center gap-3">
         <h1 className="text-2xl font-semibold text-slate-900">#approvals</h1>
-        <ApprovalsLive pending={pending.map((p) => p.proposal_message_id)} />
+        <PollRefresh
+          url="/api/approvals?status=pending"
+          idKey="proposal_message_id"
+          ids={pending.map((p) => p.proposal_message_id)}
+        />
       </div>
       <Panel title={`Pending (${pending.length})`}>
         {pending.length === 0 ? (

@@ -1,7 +1,7 @@
 // #requests: credentials agents asked for (supply in a scope, or decline with a reason) and the decided ones.
 import { RequestCard } from "@/components/secrets/request-card";
-import { RequestsLive } from "@/components/secrets/requests-live";
 import { Panel } from "@/components/ui/panel";
+import { PollRefresh } from "@/components/ui/poll-refresh";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listRequests } from "@/lib/domain/secrets/owner-requests";
 
@@ -17,7 +17,7 @@ export default async function RequestsPage() {
     <div className="space-y-6">
       <div className="flex items-center gap-3">
         <h1 className="text-2xl font-semibold text-slate-900">#requests</h1>
-        <RequestsLive open={open.map((r) => r.request_id)} />
+        <PollRefresh url="/api/requests?status=open" idKey="request_id" ids={open.map((r) => r.request_id)} />
       </div>
       <p className="text-sm text-slate-600">
         A value you supply is encrypted at once and reaches only the environment of the agent&apos;s next
