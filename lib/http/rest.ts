@@ -44,8 +44,8 @@ export async function jsonBody(req: Request): Promise<unknown> {
 export function ownerRoute<P = Record<string, string>>(
   handler: (ctx: Ctx<P>) => Promise<Response | unknown>,
 ) {
-  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
-    try {
+  return (req: Request, context: { params: Promise<P> }): Promise<Response> =>
+    serve(req, "request", async () => {
       if (!originAllowed(req)) throw forbidden("Origin not allowed");
       const owner = await requestOwner(req);
       if (!owner) {
@@ -53,19 +53,27 @@ export function ownerRoute<P = Record<string, string>>(
           "WWW-Authenticate": 'Bearer realm="switchboard"',
         });
       }
-      const result = await withUnitName(`${req.method} ${new URL(req.url).pathname}`, handler, {
-        owner,
-        req,
-        params: await context.params,
-      });
-      return result instanceof Response ? result : Response.json(result);
-    } catch (e) {
-      const known = toDomainError(e);
-      if (known) return errorResponse(known);
-      logger.error({ err: e, url: req.url }, "request failed");
-      return errorResponse(new DomainError("internal_error", "Internal error"));
-    }
-  };
+      return withUnitName(routeName(req), handler, { owner, req, params: await context.params });
+    });
+}
+
+/** The slow-unit log's name for the units a route starts. */
+const routeName = (req: Request) => `${req.method} ${new URL(req.url).pathname}`;
+
+/**
+ * Run one REST request: the handler's Response, or its data as JSON; errors mapped once (DomainError → its
+ * status, ZodError → invalid_input, both through `toDomainError`; anything else logged and an opaque 500).
+ */
+async function serve(req: Request, what: string, run: () => Promise<Response | unknown>): Promise<Response> {
+  try {
+    const result = await run();
+    return result instanceof Response ? result : Response.json(result);
+  } catch (e) {
+    const known = toDomainError(e);
+    if (known) return errorResponse(known);
+    logger.error({ err: e, url: req.url }, `${what} failed`);
+    return errorResponse(new DomainError("internal_error", "Internal error"));
+  }
 }
 
 /** Ids are the database's 32-bit `Int`s: anything larger names nothing (and would fail the query). */
@@ -86,8 +94,8 @@ export function idParam(value: string | undefined, what: string): number {
 export function runnerRoute<P = Record<string, string>>(
   handler: (ctx: { runner: RunnerIdentity; body: unknown; req: Request; params: P }) => Promise<unknown>,
 ) {
-  return async (req: Request, context: { params: Promise<P> }): Promise<Response> => {
-    try {
+  return (req: Request, context: { params: Promise<P> }): Promise<Response> =>
+    serve(req, "runner request", async () => {
       const secret = bearerFrom(req.headers.get("authorization"));
       const runner = secret ? await authenticateRunner(secret) : undefined;
       if (!runner) {
@@ -96,18 +104,6 @@ export function runnerRoute<P = Record<string, string>>(
         });
       }
       const body = await jsonBody(req);
-      const result = await withUnitName(`${req.method} ${new URL(req.url).pathname}`, handler, {
-        runner,
-        body,
-        req,
-        params: await context.params,
-      });
-      return result instanceof Response ? result : Response.json(result);
-    } catch (e) {
-      const known = toDomainError(e);
-      if (known) return errorResponse(known);
-      logger.error({ err: e, url: req.url }, "runner request failed");
-      return errorResponse(new DomainError("internal_error", "Internal error"));
-    }
-  };
+      return withUnitName(routeName(req), handler, { runner, body, req, params: await context.params });
+    });
 }
