@@ -89,6 +89,18 @@ export function add(a: Acc, r: SumRow): void {
   a.reports += toInt(r.reports);
 }
 
+/** Rows summed per `key` (a key has one row per billing type). */
+export function byKey(rows: SumRow[]): Map<string, Acc> {
+  const acc = new Map<string, Acc>();
+  for (const r of rows) {
+    const k = String(r.key ?? "");
+    const a = acc.get(k) ?? empty();
+    acc.set(k, a);
+    add(a, r);
+  }
+  return acc;
+}
+
 export function done(a: Acc): Amount {
   const cents = Math.floor(a.micros / MICROS_PER_CENT);
   const api = Math.floor(a.apiMicros / MICROS_PER_CENT);
@@ -122,13 +134,7 @@ async function groups(
     from,
     to,
   );
-  const acc = new Map<string, Acc>();
-  for (const r of rows) {
-    const k = String(r.key ?? "");
-    const a = acc.get(k) ?? empty();
-    acc.set(k, a);
-    add(a, r);
-  }
+  const acc = byKey(rows);
   const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
   return [...acc]
     .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
@@ -168,18 +174,7 @@ export function topN(
 ): { groups: CostGroup[]; other: (Amount & { count: number }) | null } {
   if (all.length <= limit) return { groups: all, other: null };
   const rest = all.slice(limit);
-  const other: Amount & { count: number } = {
-    count: rest.length,
-    cents: 0,
-    tokens: 0,
-    input_tokens: 0,
-    output_tokens: 0,
-    cache_read_tokens: 0,
-    cache_write_tokens: 0,
-    api_cents: 0,
-    subscription_cents: 0,
-    reports: 0,
-  };
+  const other: Amount & { count: number } = { count: rest.length, ...done(empty()) };
   for (const g of rest) {
     for (const k of Object.keys(other) as (keyof typeof other)[]) if (k !== "count") other[k] += g[k];
   }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
-import { type Acc, add, type CostGroup, done, empty, SUMS, type SumRow, topN } from "./cost-report";
+import { byKey, type CostGroup, done, SUMS, type SumRow, topN } from "./cost-report";
 
 export const OWNER_GROUP_BY = ["goal", "agent", "billing_code", "model"] as const;
 export type OwnerGroupBy = (typeof OWNER_GROUP_BY)[number];
@@ -42,13 +42,7 @@ export async function ownerCosts(ownerId: number, q: OwnerCostsQuery) {
       from,
       to,
     );
-    const acc = new Map<string, Acc>();
-    for (const r of rows) {
-      const k = String(r.key ?? "");
-      const a = acc.get(k) ?? empty();
-      acc.set(k, a);
-      add(a, r);
-    }
+    const acc = byKey(rows);
     const labels = new Map<string, string>();
     const ids = [...acc.keys()].map(Number).filter((n) => Number.isInteger(n) && n > 0);
     if (q.group_by === "goal" && ids.length) {
