@@ -4,19 +4,29 @@ import { insertMessage } from "@/lib/domain/messages/insert-message";
 /** The one `#approvals` channel: proposals awaiting an owner, each post tied to its goal (`goalId`). */
 export const APPROVALS_CHANNEL = "approvals";
 
-/** The id of `#approvals`, created on first use (a unique name, so concurrent creators converge). */
-export async function approvalsChannelId(u: Unit): Promise<number> {
-  const found = await u.sql.get<{ id: number }>(`SELECT id FROM "Channel" WHERE name = ?`, APPROVALS_CHANNEL);
+/**
+ * The id of a shared channel (`#approvals`, `#requests`; its name is its kind), created on first use (a unique
+ * name, so concurrent creators converge).
+ */
+async function sharedChannelId(
+  u: Unit,
+  name: typeof APPROVALS_CHANNEL | typeof REQUESTS_CHANNEL,
+): Promise<number> {
+  const found = await u.sql.get<{ id: number }>(`SELECT id FROM "Channel" WHERE name = ?`, name);
   if (found) return Number(found.id);
   const row = await u.sql.get<{ id: number }>(
-    `INSERT INTO "Channel" (name, kind, "createdAt") VALUES (?, 'approvals', ?)
+    `INSERT INTO "Channel" (name, kind, "createdAt") VALUES (?, ?, ?)
      ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind RETURNING id`,
-    APPROVALS_CHANNEL,
+    name,
+    name,
     new Date(),
   );
-  if (!row) throw new Error("approvals channel: no id");
+  if (!row) throw new Error(`${name} channel: no id`);
   return Number(row.id);
 }
+
+/** The id of `#approvals`. */
+export const approvalsChannelId = (u: Unit) => sharedChannelId(u, APPROVALS_CHANNEL);
 
 /** A system post in the goal's channel `#goal-<slug>` (every goal and task transition gets one). */
 export async function postToGoalChannel(
@@ -43,16 +53,5 @@ export async function postToGoalChannel(
 /** The one `#requests` channel (issue 14): `request_resource` posts, each tied to its goal (`goalId`). */
 export const REQUESTS_CHANNEL = "requests";
 
-/** The id of `#requests`, created on first use (a unique name, so concurrent creators converge). */
-export async function requestsChannelId(u: Unit): Promise<number> {
-  const found = await u.sql.get<{ id: number }>(`SELECT id FROM "Channel" WHERE name = ?`, REQUESTS_CHANNEL);
-  if (found) return Number(found.id);
-  const row = await u.sql.get<{ id: number }>(
-    `INSERT INTO "Channel" (name, kind, "createdAt") VALUES (?, 'requests', ?)
-     ON CONFLICT (name) DO UPDATE SET kind = EXCLUDED.kind RETURNING id`,
-    REQUESTS_CHANNEL,
-    new Date(),
-  );
-  if (!row) throw new Error("requests channel: no id");
-  return Number(row.id);
-}
+/** The id of `#requests`. */
+export const requestsChannelId = (u: Unit) => sharedChannelId(u, REQUESTS_CHANNEL);
