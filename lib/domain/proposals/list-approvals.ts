@@ -57,15 +57,22 @@ export async function listApprovals(ownerId: number, q: z.input<typeof listAppro
     : [];
   return rows.map((p): ApprovalView => {
     const proposer = agents.find((a) => a.id === p.proposerId);
+    const common = {
+      proposal_message_id: p.messageId ?? 0,
+      proposal_id: p.id,
+      kind: p.kind,
+      goal: p.goal,
+      proposer: { agent_id: p.proposerId, name: proposer?.name ?? null },
+      status: p.status,
+      content_hash: p.contentHash,
+      reason: p.reason,
+      created_at: p.createdAt.toISOString(),
+      decided_at: p.decidedAt?.toISOString() ?? null,
+    };
     if (p.kind === "agent") {
       const payload = JSON.parse(p.payloadJson) as AgentPayload;
       return {
-        proposal_message_id: p.messageId ?? 0,
-        proposal_id: p.id,
-        kind: p.kind,
-        goal: p.goal,
-        proposer: { agent_id: p.proposerId, name: proposer?.name ?? null },
-        status: p.status,
+        ...common,
         reasoning: payload.reason,
         tree: null,
         task_count: 0,
@@ -74,28 +81,15 @@ export async function listApprovals(ownerId: number, q: z.input<typeof listAppro
           proposer_tool_scope: (parseScope(proposer?.toolScopeJson) as string[] | null) ?? null,
           proposer_autonomy_tier: proposer?.autonomyTier ?? "autonomous",
         },
-        content_hash: p.contentHash,
-        reason: p.reason,
-        created_at: p.createdAt.toISOString(),
-        decided_at: p.decidedAt?.toISOString() ?? null,
       };
     }
     const payload = JSON.parse(p.payloadJson) as { reasoning: string | null; tree: TaskNode };
     return {
-      proposal_message_id: p.messageId ?? 0,
-      proposal_id: p.id,
-      kind: p.kind,
-      goal: p.goal,
-      proposer: { agent_id: p.proposerId, name: proposer?.name ?? null },
-      status: p.status,
+      ...common,
       reasoning: payload.reasoning,
       tree: payload.tree,
       task_count: countNodes(payload.tree),
       agent: null,
-      content_hash: p.contentHash,
-      reason: p.reason,
-      created_at: p.createdAt.toISOString(),
-      decided_at: p.decidedAt?.toISOString() ?? null,
     };
   });
 }
