@@ -41,7 +41,12 @@ test("no credential, an unknown one, or a revoked one: 401 with WWW-Authenticate
 test("a browser Origin that is not allowed gets 403; the app's own origin passes", async () => {
   const token = await server.ownerToken();
   const auth = { authorization: `Bearer ${token}` };
-  assert.equal((await rpc(listTools, { ...auth, origin: "http://evil.example" })).status, 403);
+  const evil = await rpc(listTools, { ...auth, origin: "http://evil.example" });
+  assert.equal(evil.status, 403);
+  assert.equal(
+    ((await evil.json()) as { error: { data: { code: string } } }).error.data.code,
+    "origin_not_allowed",
+  );
   assert.equal((await rpc(listTools, { ...auth, origin: server.url })).status, 200);
 });
 
