@@ -31,7 +31,8 @@ export const CRASH_LIMIT = 3;
 const STOPPED_GOAL = ["paused", "completed", "cancelled"];
 const OUTPUT_CAP = 2000;
 
-export type RunState = "queued" | "starting" | "running" | "backoff" | "exited" | "crashed";
+/** `stopped`: the owner stopped it (Stop on the goal page); not launched until restarted. */
+export type RunState = "queued" | "starting" | "running" | "backoff" | "exited" | "crashed" | "stopped";
 
 const leaseMs = () => env().SWITCHBOARD_RUNNER_LEASE_S * 1000;
 /** The runner instance as recorded on the agent: the token's id and the instance name it reports. */
@@ -307,6 +308,7 @@ export async function renewLease(
       if (forced) return { action: "kill" as const };
     }
     if (a.status === "terminated" || a.terminateConsumed) return { action: "stop" as const };
+    if (a.runState === "stopped") return { action: "stop" as const };
     if (a.quarantinedAt || STOPPED_GOAL.includes(a.goal.status)) return { action: "stop" as const };
     await u.db.agent.update({ where: { id: a.id }, data: { leaseUntil: new Date(Date.now() + leaseMs()) } });
     return { action: "continue" as const };
@@ -355,6 +357,26 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         });
       }
       return { run_state: "running" as RunState };
+    }
+    // The owner stopped it (Stop): whatever the exit, it stays stopped until restarted.
+    if (a.runState === "stopped") {
+      await u.db.agent.update({
+        where: { id: a.id },
+        data: { leaseUntil: null, crashStreak: 0, relaunchAt: null },
+      });
+      if (!terminated) {
+        await appendEvent(u, {
+          ...base,
+          name: "agent_completed",
+          data: {
+            reason: "stopped_by_owner",
+            exit_code: s.exit_code ?? null,
+            signal: s.signal ?? null,
+            launch: s.launch,
+          },
+        });
+      }
+      return { run_state: "stopped" as RunState };
     }
     const crashed = s.state === "crashed" && !s.stopped;
     if (!crashed) {
@@ -568,8 +590,10 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
 type TurnUsage = Extract<z.output<typeof runtimeEvent>, { type: "turn.usage" }> & { key: string };
 
 /**
- * The owner or operator restarts an agent: a `crashed` or `exited` agent is queued again with its crash
- * count cleared (a running one is left alone).
+ * The owner or operator restarts an agent: a `crashed`, `exited` or `stopped` agent is queued again with
+ * its crash count cleared (a running one is left alone). A `stopped` agent whose process its runner has
+ * not ended yet (the lease is still live) goes back to `running` under that lease: the stop is called off
+ * and no second process starts beside it.
  */
 export async function restartAgent(agentId: number, ownerId?: number) {
   return write(async (u) => {
@@ -577,12 +601,24 @@ export async function restartAgent(agentId: number, ownerId?: number) {
     if (!a?.runnerManaged || (ownerId !== undefined && a.goal.ownerId !== ownerId)) {
       throw notFound(`agent ${agentId}`);
     }
-    const { count } = await u.db.agent.updateMany({
-      where: { id: a.id, runState: { in: ["crashed", "exited"] } },
-      data: { runState: "queued", crashStreak: 0, relaunchAt: null, leaseUntil: null },
-    });
+    const now = new Date();
+    const stillHeld = a.runState === "stopped" && a.leaseUntil !== null && a.leaseUntil > now;
+    const { count } = stillHeld
+      ? await u.db.agent.updateMany({
+          where: { id: a.id, runState: "stopped", launchSeq: a.launchSeq },
+          data: { runState: "running", crashStreak: 0, relaunchAt: null },
+        })
+      : await u.db.agent.updateMany({
+          where: { id: a.id, runState: { in: ["crashed", "exited", "stopped"] } },
+          data: { runState: "queued", crashStreak: 0, relaunchAt: null, leaseUntil: null },
+        });
     if (count === 1) {
-      await appendEvent(u, { goalId: a.goalId, agentId: a.id, name: "agent_restart_requested", data: {} });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        agentId: a.id,
+        name: "agent_restart_requested",
+        data: { from: a.runState, ...(stillHeld ? { stop_cancelled: true } : {}) },
+      });
       u.notify(LAUNCH_TOPIC);
     }
     return { agent_id: a.id, restarted: count === 1 };
