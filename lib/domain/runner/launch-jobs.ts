@@ -6,6 +6,7 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
+import { secretRedactor } from "@/lib/domain/secrets/redact";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
 import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
@@ -407,6 +408,10 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
       }
       return { run_state: runState };
     }
+    // The runner's error text may quote the program's output: no secret value in the event or the notice.
+    const error = s.error
+      ? (await secretRedactor(u, { id: a.id, goalId: a.goalId, ownerId: a.goal.ownerId }))(s.error)
+      : null;
     const streak = a.crashStreak + 1;
     const final = streak >= CRASH_LIMIT || terminated;
     const delay = env().SWITCHBOARD_RUNNER_BACKOFF_MS * 2 ** (streak - 1);
@@ -427,12 +432,12 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         crashes_in_a_row: streak,
         exit_code: s.exit_code ?? null,
         signal: s.signal ?? null,
-        error: s.error ?? null,
+        error,
         launch: s.launch,
         restart_in_ms: final ? null : delay,
       },
     });
-    if (final && !terminated) await tellCrashed(u, a, streak, s.error ?? null);
+    if (final && !terminated) await tellCrashed(u, a, streak, error);
     if (!final) u.notify(LAUNCH_TOPIC);
     return { run_state: runState };
   }, "runner.state");
@@ -445,7 +450,7 @@ async function tellCrashed(
   crashes: number,
   error: string | null,
 ) {
-  const text = `[RUNNER] Agent ${a.name} (#${a.id}) crashed ${crashes} times in a row and is not restarted${error ? ` (last error: ${error.slice(0, 300)})` : ""}. Restart it with \`switchboard agent restart ${a.id}\`, or end it with terminate_child.`;
+  const text = `[RUNNER] Agent ${a.name} (#${a.id}) crashed ${crashes} times in a row and is not restarted${error ? ` (last error: ${error.slice(0, 300)})` : ""}. Restart it (the goal page's Restart, or \`switchboard agent restart ${a.id}\`), or end it (the goal page's Terminate, or terminate_child).`;
   if (a.leaderId) {
     await insertMessage(u, {
       goalId: a.goalId,
@@ -496,7 +501,8 @@ const runtimeEvent = z.discriminatedUnion("type", [
 export const eventsInput = launchRef.extend({ events: z.array(runtimeEvent).max(500) });
 
 const cap = (s: string) => (s.length > OUTPUT_CAP ? `${s.slice(0, OUTPUT_CAP)}…` : s);
-const capJson = (v: unknown) => cap(JSON.stringify(v) ?? "null");
+/** Events whose texts can carry what the agent printed or passed to a tool (redacted before the cap). */
+const TEXT_EVENTS = new Set(["tool_called", "tool_result", "tool_denied", "output", "assistant_text"]);
 
 /**
  * Runtime events of a launch, recorded in the goal's log (bounded in size): `tool_called`,
@@ -512,6 +518,11 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
   const out = await write(async (u) => {
     const a = await heldAgent(u, r, agentId, p);
     const base = { goalId: a.goalId, agentId: a.id, teamId: a.teamId };
+    // Secret values never reach the log (transcripts): redacted before the texts are capped.
+    const redact = p.events.some((e) => TEXT_EVENTS.has(e.type))
+      ? await secretRedactor(u, { id: a.id, goalId: a.goalId, ownerId: a.goal.ownerId })
+      : (t: string) => t;
+    const text = (t: string) => cap(redact(t));
     const earlier = await u.db.usage.count({
       where: { agentId: a.id, idempotencyKey: { startsWith: keyPrefix } },
     });
@@ -526,23 +537,27 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
           await u.db.agent.update({ where: { id: a.id }, data: { runtimeSessionId: e.sessionId } });
           break;
         case "tool_called":
-          await add("tool_called", { tool_use_id: e.toolUseId, tool: e.name, input: capJson(e.input) });
+          await add("tool_called", {
+            tool_use_id: e.toolUseId,
+            tool: e.name,
+            input: text(JSON.stringify(e.input) ?? "null"),
+          });
           break;
         case "tool_result":
           await add("tool_result", {
             tool_use_id: e.toolUseId,
             is_error: e.isError,
-            content: cap(e.content),
+            content: text(e.content),
           });
           break;
         case "tool_denied":
-          await add("tool_denied", { tool: e.name, reason: cap(e.reason) });
+          await add("tool_denied", { tool: e.name, reason: text(e.reason) });
           break;
         case "output":
-          await add("agent_output", { stream: e.stream, line: cap(e.line) });
+          await add("agent_output", { stream: e.stream, line: text(e.line) });
           break;
         case "assistant_text":
-          await add("agent_text", { text: cap(e.text) });
+          await add("agent_text", { text: text(e.text) });
           break;
         case "turn.usage":
           await add("turn.usage", {
