@@ -165,7 +165,10 @@ test("the transcript shows the delivered turn, what the agent said, its tool cal
   assert.equal(other.status, 404);
   assert.equal(other.code, "not_found");
   const otherGoal = sc<{ goal_id: number }>(
-    await owner.callTool({ name: "create_goal", arguments: { title: "Other", description: "d" } }),
+    await owner.callTool({
+      name: "create_goal",
+      arguments: { title: "Other goal", description: "Another goal of the same owner." },
+    }),
   );
   assert.equal((await call(ownerToken, "GET", transcriptUrl(otherGoal.goal_id, g.id))).status, 404);
   assert.equal((await call(undefined, "GET", transcriptUrl(g.goal_id, g.id))).status, 401);
