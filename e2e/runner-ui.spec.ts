@@ -266,6 +266,9 @@ test("a goal with 31 agents: one agents view in team order, filtered by run stat
   await expect(rows.nth(1)).toContainText("lead 1");
   await expect(rows.nth(2)).toContainText(`part${leads[0]}- 1`);
   await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-goal-31-agents.png"), fullPage: true });
+  await page
+    .getByTestId("team-tree")
+    .screenshot({ path: path.join(os.tmpdir(), "switchboard-goal-31-agents-table.png") });
   const filter = page.getByTestId("run-state-filter");
   await filter.getByRole("button", { name: "queued 25" }).click();
   await expect(rows).toHaveCount(25);
