@@ -311,3 +311,30 @@ test("a secret value the agent prints or passes to a tool is redacted from the t
   await call(ownerToken, "DELETE", `/api/secrets/user/${me.user_id}/DEPLOY_TOKEN`);
   await db.write(({ db: d }) => d.goal.update({ where: { id: g.goal_id }, data: { status: "cancelled" } }));
 });
+
+/** A browser session through next-auth's credentials sign-in (the harness's owners share one password). */
+async function signIn(email: string, password = "correct-horse-battery"): Promise<string> {
+  const csrf = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+  const jar = csrf.headers.getSetCookie().map((c) => c.split(";")[0]);
+  const res = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: jar.join("; ") },
+    body: new URLSearchParams({ csrfToken, email, password, json: "true" }),
+  });
+  jar.push(...res.headers.getSetCookie().map((c) => c.split(";")[0]));
+  return jar.join("; ");
+}
+
+test("the runners page is the operator's (the first owner): another owner sees no tokens and no nav link", async () => {
+  const page = async (email: string) =>
+    (await fetch(`${server.url}/runners`, { headers: { cookie: await signIn(email) } })).text();
+  const mine = await page("owner@example.com");
+  assert.match(mine, /data-testid="runner-token-\d+"/);
+  assert.match(mine, /href="\/runners"/);
+  const theirs = await page("other@example.com");
+  assert.match(theirs, /data-testid="runners-forbidden"/);
+  assert.doesNotMatch(theirs, /runner-token-/);
+  assert.doesNotMatch(theirs, /href="\/runners"/);
+});

@@ -103,17 +103,20 @@ export async function transcriptEntries(
   goalId: number,
   agentId: number,
   q: z.output<typeof transcriptQuery>,
+  /** With `after`: read no further than this seq (the goal's head when the caller read it). */
+  upTo = 2_147_483_647,
 ): Promise<{ entries: TranscriptEntry[]; next_cursor: number; older_cursor: number | null }> {
   const forward = q.after !== undefined;
   const rows = await read(({ sql }) =>
     forward
       ? sql.all<EventRow>(
           `SELECT seq, ts, name, "dataJson" FROM "Event"
-           WHERE "goalId" = ? AND "agentId" = ? AND seq > ? AND name IN (${NAMES_SQL})
+           WHERE "goalId" = ? AND "agentId" = ? AND seq > ? AND seq <= ? AND name IN (${NAMES_SQL})
            ORDER BY seq LIMIT ?`,
           goalId,
           agentId,
           q.after,
+          upTo,
           ...TRANSCRIPT_EVENTS,
           q.limit + 1,
         )
