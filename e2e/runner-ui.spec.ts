@@ -122,6 +122,7 @@ test("the transcript shows a tool call a runner reported, live, and Stop / Resta
     { type: "tool_called", toolUseId: "tu_2", name: "mcp__switchboard__declare_plan", input: { tasks: [] } },
   ]);
   await expect(transcript.getByTestId("transcript-tool").filter({ hasText: "declare_plan" })).toBeVisible();
+  await page.screenshot({ path: path.join(os.tmpdir(), "switchboard-transcript.png"), fullPage: true });
 
   // Stop: stopped at once; its runner is told to stop and its exit keeps it stopped.
   const header = page.getByTestId("agent-header");
