@@ -162,7 +162,7 @@ secret
 agent
   .command("restart")
   .description(
-    "queue a crashed or exited runner-managed agent for launch again; prints {agent_id, restarted}",
+    "queue a crashed, exited or stopped runner-managed agent for launch again; prints {agent_id, restarted}",
   )
   .argument("<agent_id>", "agent id", positiveInt)
   .action(async (agentId: number) => {

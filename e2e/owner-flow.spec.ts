@@ -79,7 +79,7 @@ test("a goal page shows agent messages live, without reload", async ({ page }) =
   await expect(header).toContainText("#goal-ship-the-landing-page");
   const coordinator = page
     .getByRole("row")
-    .filter({ has: page.getByRole("cell", { name: "coordinator", exact: true }) });
+    .filter({ has: page.getByRole("link", { name: "coordinator", exact: true }) });
   await expect(coordinator).toContainText("owner");
   await expect(page.getByTestId("live-status")).toHaveText("live");
 
@@ -102,7 +102,7 @@ test("a goal page shows agent messages live, without reload", async ({ page }) =
   await expect(feed.getByRole("listitem").last()).toContainText(/alice\s*→\s*bob/);
   await expect(page.getByTestId("event-timeline")).toContainText("agent_registered");
   await expect(
-    page.getByRole("row").filter({ has: page.getByRole("cell", { name: "bob", exact: true }) }),
+    page.getByRole("row").filter({ has: page.getByRole("link", { name: "bob", exact: true }) }),
   ).toContainText("coordinator #");
 
   await page.screenshot({ path: SCREENSHOT, fullPage: true });

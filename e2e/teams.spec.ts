@@ -66,11 +66,11 @@ test("the owner sees the team tree, the plan DAG and pending reviews update whil
   const spawned = await c.call<{ agent_id: string }>("spawn_agent", { task_id: "design" });
   await expect(page.getByTestId("dag-node-design")).toHaveAttribute("data-status", "in_flight");
   const tree = page.getByTestId("team-tree");
-  const child = tree.getByTestId(`tree-agent-${spawned.agent_id}`);
+  const child = tree.getByTestId(`agent-${spawned.agent_id}`);
   await expect(child).toBeVisible();
   await expect(child).toContainText("depth 1");
   await expect(child).toContainText("task design");
-  await expect(tree.getByTestId(`tree-agent-${c.id}`)).toContainText("leader");
+  await expect(tree.getByTestId(`agent-${c.id}`)).toContainText("leader");
 
   const d = await agent(spawned.agent_id);
   await d.call("signal_review", { detail: "[REVIEW REQUIRED] mockups in artifacts" });

@@ -9,9 +9,13 @@ import { EventTimeline } from "./event-timeline";
 import { MessageFeed } from "./message-feed";
 import { useGoalStream } from "./use-goal-stream";
 
-/** Events that change what the server-rendered parts of the page show (agents table, goal header). */
+/**
+ * Events that change what the server-rendered parts of the page show (agents table, goal header). Not a
+ * running agent's words (`agent_text`, `agent_output`): those are its transcript's, and would refresh the
+ * page at every line.
+ */
 const CHANGES_PAGE =
-  /^(agent_(?!input$)|goal_|goal\.|budget\.|team_|plan_|task_|status$|review\.|terminate\.|depth_warning|watchdog\.|idle\.|termination\.|question_)/;
+  /^(agent_(?!(input|text|output)$)|goal_|goal\.|budget\.|team_|plan_|task_|status$|review\.|terminate\.|depth_warning|watchdog\.|idle\.|termination\.|question_)/;
 const REFRESH_DELAY_MS = 500;
 
 function LiveDot({ live }: { live: boolean }) {

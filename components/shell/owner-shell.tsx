@@ -4,11 +4,13 @@ import { SignOutButton } from "@/components/auth/sign-out-button";
 import { QuestionsNavLink } from "@/components/questions/questions-nav-link";
 import { RequestsNavLink } from "@/components/secrets/requests-nav-link";
 import { requireOwner } from "@/lib/auth/require-owner";
+import { isOperator } from "@/lib/domain/runner/runners-view";
 import { NavLink } from "./nav-link";
 
 /** The signed-in frame: top navigation and the page body. Redirects to /signin without a session. */
 export async function OwnerShell({ children }: { children: ReactNode }) {
   const owner = await requireOwner();
+  const operator = await isOperator(owner.userId);
   return (
     <div className="min-h-screen">
       <header className="bg-slate-900">
@@ -28,6 +30,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
             <NavLink href="/secrets">Secrets</NavLink>
+            {operator ? <NavLink href="/runners">Runners</NavLink> : null}
           </div>
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm text-slate-300" data-testid="owner-email">

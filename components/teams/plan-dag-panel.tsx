@@ -1,4 +1,5 @@
-// Goal page: each plan as a DAG, one column per dependency layer, nodes coloured by status.
+// Goal page: each plan as a DAG, one column per dependency layer, nodes coloured by status. With many
+// plans (a big team), each starts folded to one line.
 import { Badge, type Tone } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import type { PlanView } from "@/lib/domain/teams/goal-team-view";
@@ -95,6 +96,14 @@ function Dag({ plan }: { plan: PlanView }) {
   );
 }
 
+/** More active plans than this (a big team: every leader has one) start folded to their summary line. */
+const OPEN_UP_TO = 3;
+
+const count = (p: PlanView, status: string) => {
+  const n = p.tasks.filter((t) => t.status === status).length;
+  return n ? ` · ${n} ${status.replace("_", " ")}` : "";
+};
+
 export async function PlanDagPanel({ goalId }: { goalId: number }) {
   const { plans } = await teamView(goalId);
   const active = plans.filter((p) => p.status === "active");
@@ -106,13 +115,16 @@ export async function PlanDagPanel({ goalId }: { goalId: number }) {
       ) : (
         <div className="divide-y divide-slate-100" data-testid="plans">
           {active.map((p) => (
-            <section key={p.plan_id} data-testid={`plan-${p.plan_id}`}>
-              <h3 className="px-5 pt-3 text-xs text-slate-500">
+            <details key={p.plan_id} data-testid={`plan-${p.plan_id}`} open={active.length <= OPEN_UP_TO}>
+              <summary className="cursor-pointer px-5 pt-3 pb-1 text-xs text-slate-500">
                 <span className="font-mono">{p.plan_id}</span> · led by {p.leader_name} #{p.leader_id} ·{" "}
                 {p.tasks.filter((t) => t.status === "done").length}/{p.tasks.length} done
-              </h3>
+                {count(p, "in_flight")}
+                {count(p, "ready")}
+                {count(p, "failed")}
+              </summary>
               <Dag plan={p} />
-            </section>
+            </details>
           ))}
         </div>
       )}

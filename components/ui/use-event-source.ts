@@ -7,11 +7,11 @@ const RECONNECT_MS = 3000;
 /**
  * An EventSource that reconnects after an error (asking `url()` again, so a caller can resume from its
  * cursors) and dispatches each named SSE event to `listeners`. Returns whether the stream is connected.
- * `key` reconnects from scratch when it changes.
+ * `key` reconnects from scratch when it changes; a `url()` of null opens nothing.
  */
 export function useEventSource(
   key: string,
-  url: () => string,
+  url: () => string | null,
   listeners: Record<string, (data: string) => void>,
 ): boolean {
   const current = useRef({ url, listeners });
@@ -22,7 +22,9 @@ export function useEventSource(
     let source: EventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const connect = () => {
-      source = new EventSource(current.current.url());
+      const url = current.current.url();
+      if (url === null) return;
+      source = new EventSource(url);
       source.onopen = () => setLive(true);
       for (const name of Object.keys(current.current.listeners)) {
         source.addEventListener(name, (e) =>

@@ -368,6 +368,15 @@ test("a secret the owner supplied is in the launched program's environment, and 
     "the coordinator's secret probe",
   );
   assert.ok(!JSON.stringify(rows).includes(value), "the value is in no event");
+  // Nor in the coordinator's transcript (REST, where the owner reads it).
+  const transcript = await server.fetch(
+    `/api/goals/${goal.goal_id}/agents/${goal.coordinator_agent_id}/transcript?limit=500`,
+    { headers: { authorization: `Bearer ${ownerToken}` } },
+  );
+  const transcriptText = await transcript.text();
+  assert.equal(transcript.status, 200, transcriptText);
+  assert.ok(transcriptText.includes("sha256="), "the transcript has the probe's line");
+  assert.ok(!transcriptText.includes(value), "the value is not in the transcript");
   const stored = await db.read(({ sql }) =>
     sql.all<{ n: number }>(`SELECT COUNT(*) AS n FROM "Message" WHERE content LIKE ?`, `%${value}%`),
   );

@@ -5,6 +5,8 @@ import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
 import { unquarantineAgent } from "@/lib/domain/reputation/unquarantine";
+import { restartAgent } from "@/lib/domain/runner/launch-jobs";
+import { stopAgent, terminateAgentAsOwner } from "@/lib/domain/runner/owner-controls";
 import { pauseGoal } from "@/lib/domain/usage/pause-goal";
 import { resumeGoal, resumeGoalInput } from "@/lib/domain/usage/resume-goal";
 import { actionError } from "@/lib/http/form-state";
@@ -90,4 +92,24 @@ export async function resumeGoalAction(
   } catch (e) {
     return { error: actionError(e) };
   }
+}
+
+export type RunControl = "stop" | "restart" | "terminate";
+
+/**
+ * issue 11: the owner stops, restarts or terminates a runner-managed agent (the goal page, the transcript
+ * page and the crash notice; the same rules as POST /api/agents/:id/stop|restart|terminate).
+ */
+export async function runControlAction(agentId: number, control: RunControl): Promise<{ error?: string }> {
+  const owner = await requireOwner();
+  try {
+    if (control === "stop") await stopAgent(owner.userId, agentId);
+    else if (control === "restart") await restartAgent(agentId, owner.userId);
+    else await terminateAgentAsOwner(owner.userId, agentId);
+  } catch (e) {
+    return { error: actionError(e) };
+  }
+  revalidatePath("/goals/[id]", "page");
+  revalidatePath("/goals/[id]/agents/[agentId]", "page");
+  return {};
 }

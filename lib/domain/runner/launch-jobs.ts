@@ -6,6 +6,7 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
+import { secretRedactor } from "@/lib/domain/secrets/redact";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
 import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
@@ -31,7 +32,8 @@ export const CRASH_LIMIT = 3;
 const STOPPED_GOAL = ["paused", "completed", "cancelled"];
 const OUTPUT_CAP = 2000;
 
-export type RunState = "queued" | "starting" | "running" | "backoff" | "exited" | "crashed";
+/** `stopped`: the owner stopped it (Stop on the goal page); not launched until restarted. */
+export type RunState = "queued" | "starting" | "running" | "backoff" | "exited" | "crashed" | "stopped";
 
 const leaseMs = () => env().SWITCHBOARD_RUNNER_LEASE_S * 1000;
 /** The runner instance as recorded on the agent: the token's id and the instance name it reports. */
@@ -307,6 +309,7 @@ export async function renewLease(
       if (forced) return { action: "kill" as const };
     }
     if (a.status === "terminated" || a.terminateConsumed) return { action: "stop" as const };
+    if (a.runState === "stopped") return { action: "stop" as const };
     if (a.quarantinedAt || STOPPED_GOAL.includes(a.goal.status)) return { action: "stop" as const };
     await u.db.agent.update({ where: { id: a.id }, data: { leaseUntil: new Date(Date.now() + leaseMs()) } });
     return { action: "continue" as const };
@@ -356,6 +359,26 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
       }
       return { run_state: "running" as RunState };
     }
+    // The owner stopped it (Stop): whatever the exit, it stays stopped until restarted.
+    if (a.runState === "stopped") {
+      await u.db.agent.update({
+        where: { id: a.id },
+        data: { leaseUntil: null, crashStreak: 0, relaunchAt: null },
+      });
+      if (!terminated) {
+        await appendEvent(u, {
+          ...base,
+          name: "agent_completed",
+          data: {
+            reason: "stopped_by_owner",
+            exit_code: s.exit_code ?? null,
+            signal: s.signal ?? null,
+            launch: s.launch,
+          },
+        });
+      }
+      return { run_state: "stopped" as RunState };
+    }
     const crashed = s.state === "crashed" && !s.stopped;
     if (!crashed) {
       // Stopped by the hub (a paused goal, a quarantine, a runner shutting down) and not ending: it runs
@@ -385,6 +408,10 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
       }
       return { run_state: runState };
     }
+    // The runner's error text may quote the program's output: no secret value in the event or the notice.
+    const error = s.error
+      ? (await secretRedactor(u, { id: a.id, goalId: a.goalId, ownerId: a.goal.ownerId }))(s.error)
+      : null;
     const streak = a.crashStreak + 1;
     const final = streak >= CRASH_LIMIT || terminated;
     const delay = env().SWITCHBOARD_RUNNER_BACKOFF_MS * 2 ** (streak - 1);
@@ -405,12 +432,12 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         crashes_in_a_row: streak,
         exit_code: s.exit_code ?? null,
         signal: s.signal ?? null,
-        error: s.error ?? null,
+        error,
         launch: s.launch,
         restart_in_ms: final ? null : delay,
       },
     });
-    if (final && !terminated) await tellCrashed(u, a, streak, s.error ?? null);
+    if (final && !terminated) await tellCrashed(u, a, streak, error);
     if (!final) u.notify(LAUNCH_TOPIC);
     return { run_state: runState };
   }, "runner.state");
@@ -423,7 +450,7 @@ async function tellCrashed(
   crashes: number,
   error: string | null,
 ) {
-  const text = `[RUNNER] Agent ${a.name} (#${a.id}) crashed ${crashes} times in a row and is not restarted${error ? ` (last error: ${error.slice(0, 300)})` : ""}. Restart it with \`switchboard agent restart ${a.id}\`, or end it with terminate_child.`;
+  const text = `[RUNNER] Agent ${a.name} (#${a.id}) crashed ${crashes} times in a row and is not restarted${error ? ` (last error: ${error.slice(0, 300)})` : ""}. Restart it (the goal page's Restart, or \`switchboard agent restart ${a.id}\`), or end it (the goal page's Terminate, or terminate_child).`;
   if (a.leaderId) {
     await insertMessage(u, {
       goalId: a.goalId,
@@ -474,7 +501,8 @@ const runtimeEvent = z.discriminatedUnion("type", [
 export const eventsInput = launchRef.extend({ events: z.array(runtimeEvent).max(500) });
 
 const cap = (s: string) => (s.length > OUTPUT_CAP ? `${s.slice(0, OUTPUT_CAP)}…` : s);
-const capJson = (v: unknown) => cap(JSON.stringify(v) ?? "null");
+/** Events whose texts can carry what the agent printed or passed to a tool (redacted before the cap). */
+const TEXT_EVENTS = new Set(["tool_called", "tool_result", "tool_denied", "output", "assistant_text"]);
 
 /**
  * Runtime events of a launch, recorded in the goal's log (bounded in size): `tool_called`,
@@ -490,6 +518,11 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
   const out = await write(async (u) => {
     const a = await heldAgent(u, r, agentId, p);
     const base = { goalId: a.goalId, agentId: a.id, teamId: a.teamId };
+    // Secret values never reach the log (transcripts): redacted before the texts are capped.
+    const redact = p.events.some((e) => TEXT_EVENTS.has(e.type))
+      ? await secretRedactor(u, { id: a.id, goalId: a.goalId, ownerId: a.goal.ownerId })
+      : (t: string) => t;
+    const text = (t: string) => cap(redact(t));
     const earlier = await u.db.usage.count({
       where: { agentId: a.id, idempotencyKey: { startsWith: keyPrefix } },
     });
@@ -504,23 +537,27 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
           await u.db.agent.update({ where: { id: a.id }, data: { runtimeSessionId: e.sessionId } });
           break;
         case "tool_called":
-          await add("tool_called", { tool_use_id: e.toolUseId, tool: e.name, input: capJson(e.input) });
+          await add("tool_called", {
+            tool_use_id: e.toolUseId,
+            tool: e.name,
+            input: text(JSON.stringify(e.input) ?? "null"),
+          });
           break;
         case "tool_result":
           await add("tool_result", {
             tool_use_id: e.toolUseId,
             is_error: e.isError,
-            content: cap(e.content),
+            content: text(e.content),
           });
           break;
         case "tool_denied":
-          await add("tool_denied", { tool: e.name, reason: cap(e.reason) });
+          await add("tool_denied", { tool: e.name, reason: text(e.reason) });
           break;
         case "output":
-          await add("agent_output", { stream: e.stream, line: cap(e.line) });
+          await add("agent_output", { stream: e.stream, line: text(e.line) });
           break;
         case "assistant_text":
-          await add("agent_text", { text: cap(e.text) });
+          await add("agent_text", { text: text(e.text) });
           break;
         case "turn.usage":
           await add("turn.usage", {
@@ -568,8 +605,10 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
 type TurnUsage = Extract<z.output<typeof runtimeEvent>, { type: "turn.usage" }> & { key: string };
 
 /**
- * The owner or operator restarts an agent: a `crashed` or `exited` agent is queued again with its crash
- * count cleared (a running one is left alone).
+ * The owner or operator restarts an agent: a `crashed`, `exited` or `stopped` agent is queued again with
+ * its crash count cleared (a running one is left alone). A `stopped` agent whose process its runner has
+ * not ended yet (the lease is still live) goes back to `running` under that lease: the stop is called off
+ * and no second process starts beside it.
  */
 export async function restartAgent(agentId: number, ownerId?: number) {
   return write(async (u) => {
@@ -577,12 +616,24 @@ export async function restartAgent(agentId: number, ownerId?: number) {
     if (!a?.runnerManaged || (ownerId !== undefined && a.goal.ownerId !== ownerId)) {
       throw notFound(`agent ${agentId}`);
     }
-    const { count } = await u.db.agent.updateMany({
-      where: { id: a.id, runState: { in: ["crashed", "exited"] } },
-      data: { runState: "queued", crashStreak: 0, relaunchAt: null, leaseUntil: null },
-    });
+    const now = new Date();
+    const stillHeld = a.runState === "stopped" && a.leaseUntil !== null && a.leaseUntil > now;
+    const { count } = stillHeld
+      ? await u.db.agent.updateMany({
+          where: { id: a.id, runState: "stopped", launchSeq: a.launchSeq },
+          data: { runState: "running", crashStreak: 0, relaunchAt: null },
+        })
+      : await u.db.agent.updateMany({
+          where: { id: a.id, runState: { in: ["crashed", "exited", "stopped"] } },
+          data: { runState: "queued", crashStreak: 0, relaunchAt: null, leaseUntil: null },
+        });
     if (count === 1) {
-      await appendEvent(u, { goalId: a.goalId, agentId: a.id, name: "agent_restart_requested", data: {} });
+      await appendEvent(u, {
+        goalId: a.goalId,
+        agentId: a.id,
+        name: "agent_restart_requested",
+        data: { from: a.runState, ...(stillHeld ? { stop_cancelled: true } : {}) },
+      });
       u.notify(LAUNCH_TOPIC);
     }
     return { agent_id: a.id, restarted: count === 1 };
