@@ -494,6 +494,19 @@ export const CATALOGUE = {
     "Resuming would leave the goal at or over its budget (details: spent and budget): raise the budget to resume.",
     "Pass new_budget_dollars_cents / new_budget_tokens above what the goal has spent.",
   ),
+  // ── Issue 16: hardening ─────────────────────────────────────────────────────────────────────────────
+  agent_retired: entry(
+    401,
+    ["mcp"],
+    "The agent key belongs to an agent that has terminated, or to a goal that is completed or cancelled (details.reason); it will never act again.",
+    "Stop: this agent's work is over. The owner can start a new agent if more work is needed.",
+  ),
+  method_not_allowed: entry(
+    405,
+    ["mcp"],
+    "GET or DELETE on /mcp: the endpoint is stateless (no server-sent stream, no session to delete); only POST is served.",
+    "Send JSON-RPC requests with POST.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

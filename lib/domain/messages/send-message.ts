@@ -25,11 +25,15 @@ type Recipient = {
   leaderId: number | null;
   reviewPending: SqlBool;
   terminationRequested: SqlBool;
+  /** The recipient's goal's owner, and the sender's (one read). */
+  ownerId: number;
+  senderOwnerId: number;
 };
 
 /**
  * `send_message`: put a message in another agent's inbox. Errors: `unknown_recipient`,
- * `task_mismatch` (recipient in another goal), `recipient_terminated`, `inbox_full` (the cap counts
+ * `task_mismatch` (recipient in another goal of the same owner; another owner's agent is `unknown_recipient`),
+ * `recipient_terminated`, `inbox_full` (the cap counts
  * pending messages; system messages bypass it, see `insertMessage` callers).
  */
 export async function sendMessage(
@@ -42,10 +46,14 @@ export async function sendMessage(
       toId === undefined
         ? undefined
         : await u.sql.get<Recipient>(
-            `SELECT id, "goalId", status, "terminateConsumed", "leaderId", "reviewPending", "terminationRequested" FROM "Agent" WHERE id = ?`,
+            `SELECT a.id, a."goalId", a.status, a."terminateConsumed", a."leaderId", a."reviewPending", a."terminationRequested",
+                    g."ownerId", (SELECT s."ownerId" FROM "Goal" s WHERE s.id = ?) AS "senderOwnerId"
+             FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId" WHERE a.id = ?`,
+            from.goalId,
             toId,
           );
-    if (!to) {
+    // Another owner's agent is answered exactly as a missing one: no probing across tenants (issue 16).
+    if (!to || toInt(to.ownerId) !== toInt(to.senderOwnerId)) {
       throw new DomainError("unknown_recipient", `No agent "${input.to}" exists.`, {
         details: { to: input.to },
       });
