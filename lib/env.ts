@@ -25,7 +25,9 @@ const schema = z.object({
   SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
   /** A unit of work that holds the database (SQLite: the queue) longer than this is logged (warn). */
   SWITCHBOARD_SLOW_UNIT_MS: z.coerce.number().nonnegative().default(100),
+  /** Signs session cookies; AUTH_SECRET (Auth.js's name) works too. Unset: a file in the data directory. */
   NEXTAUTH_SECRET: z.string().optional(),
+  AUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The app's root (migrations are read from `<root>/prisma/migrations`); the CLI and the runner set it. */
   SWITCHBOARD_APP_DIR: z.string().optional(),

@@ -70,9 +70,13 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
     );
     if (!row) return undefined;
     if (isTerminated(row)) {
-      throw new DomainError("agent_retired", `Agent ${row.agentId} has terminated; its key no longer works.`, {
-        details: { reason: "agent_terminated" },
-      });
+      throw new DomainError(
+        "agent_retired",
+        `Agent ${row.agentId} has terminated; its key no longer works.`,
+        {
+          details: { reason: "agent_terminated" },
+        },
+      );
     }
     if (FINISHED_GOAL.has(row.goalStatus)) {
       throw new DomainError(

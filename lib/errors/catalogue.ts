@@ -507,6 +507,18 @@ export const CATALOGUE = {
     "GET or DELETE on /mcp: the endpoint is stateless (no server-sent stream, no session to delete); only POST is served.",
     "Send JSON-RPC requests with POST.",
   ),
+  setup_token_required: entry(
+    403,
+    ["form"],
+    "The first owner can be created without a token only from the server's own machine; this request needs the setup token (wrong or missing).",
+    "Copy the setup token from the server's console (or <data>/setup.token) into the form.",
+  ),
+  too_many_attempts: entry(
+    429,
+    ["form"],
+    "Too many failed sign-ins for this email or from this address in the last 15 minutes.",
+    "Wait a few minutes and try again.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

@@ -17,7 +17,11 @@ const jsonError = (
   details?: Record<string, unknown>,
 ) =>
   Response.json(
-    { jsonrpc: "2.0", error: { code: -32000, message, data: details ? { code, details } : { code } }, id: null },
+    {
+      jsonrpc: "2.0",
+      error: { code: -32000, message, data: details ? { code, details } : { code } },
+      id: null,
+    },
     { status: CATALOGUE[code].status, headers },
   );
 

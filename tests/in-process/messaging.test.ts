@@ -63,7 +63,10 @@ test("unknown_recipient and task_mismatch; another owner's agent is answered as 
   assert.equal(errorCode(r), "task_mismatch");
   assert.match(text(r), /list_peers/);
   // Issue 16: an agent of another owner's goal must not be told apart from an id that does not exist.
-  const missing = await a.client.callTool({ name: "send_message", arguments: { to: "999999", content: "x" } });
+  const missing = await a.client.callTool({
+    name: "send_message",
+    arguments: { to: "999999", content: "x" },
+  });
   const probe = await a.client.callTool({ name: "send_message", arguments: { to: tenant.id, content: "x" } });
   assert.equal(errorCode(probe), "unknown_recipient");
   assert.equal(text(probe).replace(tenant.id, "ID"), text(missing).replace("999999", "ID"));

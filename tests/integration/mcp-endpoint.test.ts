@@ -65,7 +65,10 @@ test("GET and DELETE on the stateless /mcp answer 405 with Allow: POST", async (
     });
     assert.equal(r.status, 405, method);
     assert.equal(r.headers.get("allow"), "POST");
-    assert.equal(((await r.json()) as { error: { data: { code: string } } }).error.data.code, "method_not_allowed");
+    assert.equal(
+      ((await r.json()) as { error: { data: { code: string } } }).error.data.code,
+      "method_not_allowed",
+    );
   }
 });
 
@@ -103,12 +106,16 @@ test("a terminated agent's key is refused with agent_retired, saying why", async
   const inbox = sc<{ messages: { kind: string }[] }>(
     await worker.client.callTool({ name: "read_inbox", arguments: {} }),
   );
-  assert.ok(inbox.messages.some((m) => m.kind === "terminate"), JSON.stringify(inbox));
+  assert.ok(
+    inbox.messages.some((m) => m.kind === "terminate"),
+    JSON.stringify(inbox),
+  );
   const r = await rpc(listTools, auth);
   assert.equal(r.status, 401);
   assert.match(r.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
-  const err = ((await r.json()) as { error: { message: string; data: { code: string; details: { reason: string } } } })
-    .error;
+  const err = (
+    (await r.json()) as { error: { message: string; data: { code: string; details: { reason: string } } } }
+  ).error;
   assert.equal(err.data.code, "agent_retired");
   assert.equal(err.data.details.reason, "agent_terminated");
   assert.match(err.message, /terminated/);
