@@ -105,7 +105,7 @@ export const CATALOGUE = {
   inbox_full: entry(
     429,
     ["mcp"],
-    "The recipient has SWITCHBOARD_INBOX_CAP (1000) unread messages.",
+    "The recipient has SWITCHBOARD_INBOX_CAP (1000) unread messages, or SWITCHBOARD_INBOX_MAX_BYTES of unread text.",
     "Wait for the recipient to read its inbox, then send again.",
   ),
 
@@ -518,6 +518,24 @@ export const CATALOGUE = {
     ["form"],
     "Too many failed sign-ins for this email or from this address in the last 15 minutes.",
     "Wait a few minutes and try again.",
+  ),
+  rate_limited: entry(
+    429,
+    ["mcp"],
+    "Too many calls from this credential: over SWITCHBOARD_CALLS_PER_S (HTTP 429 with Retry-After), or over SWITCHBOARD_OPEN_WAITS_PER_KEY blocking calls open at once (details.limit, details.retry_after_s).",
+    "Wait retry_after_s seconds (or for one of your waiting calls to return), then call again.",
+  ),
+  batch_too_large: entry(
+    413,
+    ["mcp"],
+    "A JSON-RPC batch with more messages than SWITCHBOARD_MAX_BATCH (details.max).",
+    "Send fewer messages per request.",
+  ),
+  too_many_questions: entry(
+    429,
+    ["mcp"],
+    "The agent already has SWITCHBOARD_MAX_OPEN_QUESTIONS questions open (details.max).",
+    "Wait for answers to your open questions (they arrive in your inbox) before asking more.",
   ),
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -7,6 +7,7 @@ import { env } from "@/lib/env";
 import { CATALOGUE, type ErrorCode, isDomainError } from "@/lib/errors";
 import { cappedText } from "@/lib/http/body";
 import { originAllowed } from "@/lib/http/origin";
+import { callerKey, takeCalls } from "./limits";
 import { buildServer } from "./server";
 
 /** An HTTP-level refusal as a JSON-RPC error; the HTTP status is the code's (catalogue). */
@@ -68,6 +69,26 @@ export async function handleMcpRequest(req: Request, body?: string | null): Prom
     return Response.json(
       { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null },
       { status: 400 },
+    );
+  }
+  const messages = Array.isArray(parsedBody) ? parsedBody.length : 1;
+  const maxBatch = env().SWITCHBOARD_MAX_BATCH;
+  if (messages > maxBatch) {
+    return jsonError(
+      "batch_too_large",
+      `A batch may hold at most ${maxBatch} messages`,
+      {},
+      { max: maxBatch },
+    );
+  }
+  const retryMs = takeCalls(callerKey(caller), messages);
+  if (retryMs > 0) {
+    const retryAfterS = Math.ceil(retryMs / 1000);
+    return jsonError(
+      "rate_limited",
+      `Too many calls from this credential; retry in ${retryAfterS} s`,
+      { "Retry-After": String(retryAfterS) },
+      { limit: "calls_per_second", retry_after_s: retryAfterS },
     );
   }
   // A plain JSON reply is cheaper for both sides than an SSE stream; stream only when the client asked for

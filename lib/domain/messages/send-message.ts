@@ -72,15 +72,25 @@ export async function sendMessage(
         },
       );
     }
-    const pending = await u.sql.get<{ n: SqlInt }>(
-      `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
+    const pending = await u.sql.get<{ n: SqlInt; bytes: SqlInt | null }>(
+      `SELECT COUNT(*) AS n, SUM(LENGTH(content)) AS bytes FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
       to.id,
     );
-    const cap = env().SWITCHBOARD_INBOX_CAP;
+    const { SWITCHBOARD_INBOX_CAP: cap, SWITCHBOARD_INBOX_MAX_BYTES: maxBytes } = env();
     if (toInt(pending?.n ?? 0) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
       });
+    }
+    // Characters stand in for bytes (LENGTH counts characters on both providers): a bound, not an account.
+    if (toInt(pending?.bytes ?? 0) + input.content.length > maxBytes) {
+      throw new DomainError(
+        "inbox_full",
+        `Agent ${input.to} has too much unread text (over ${maxBytes} characters).`,
+        {
+          details: { to: input.to, max_bytes: maxBytes },
+        },
+      );
     }
     const msg = await insertMessage(u, {
       goalId: from.goalId,
