@@ -17,6 +17,21 @@ const schema = z.object({
   SWITCHBOARD_ALLOWED_ORIGINS: z.string().default(""),
   SWITCHBOARD_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SWITCHBOARD_INBOX_CAP: z.coerce.number().int().positive().default(1000),
+  // issue 16: limits per agent and per key (docs/decisions.md "Limits").
+  /** Unread bytes one inbox may hold (message contents); past it, send_message answers inbox_full. */
+  SWITCHBOARD_INBOX_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(8 * 1024 * 1024),
+  /** MCP calls per second per credential (bursts up to twice that); beyond it, 429 rate_limited. */
+  SWITCHBOARD_CALLS_PER_S: z.coerce.number().positive().default(200),
+  /** JSON-RPC messages one /mcp request may batch. */
+  SWITCHBOARD_MAX_BATCH: z.coerce.number().int().positive().default(20),
+  /** Blocking calls (read_inbox with wait_seconds, ask_user) one credential may hold open at once. */
+  SWITCHBOARD_OPEN_WAITS_PER_KEY: z.coerce.number().int().positive().default(8),
+  /** Questions one agent may have open (asked, not yet answered or cancelled) at once. */
+  SWITCHBOARD_MAX_OPEN_QUESTIONS: z.coerce.number().int().positive().default(20),
   /** Longest long-poll `read_inbox` may wait, in seconds. */
   SWITCHBOARD_MAX_WAIT_S: z.coerce.number().int().positive().default(55),
   /** Seconds between progress notifications while a call waits. */
@@ -25,7 +40,9 @@ const schema = z.object({
   SWITCHBOARD_HUMAN_GATEWAY: z.enum(["on", "off"]).default("on"),
   /** A unit of work that holds the database (SQLite: the queue) longer than this is logged (warn). */
   SWITCHBOARD_SLOW_UNIT_MS: z.coerce.number().nonnegative().default(100),
+  /** Signs session cookies; AUTH_SECRET (Auth.js's name) works too. Unset: a file in the data directory. */
   NEXTAUTH_SECRET: z.string().optional(),
+  AUTH_SECRET: z.string().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** The app's root (migrations are read from `<root>/prisma/migrations`); the CLI and the runner set it. */
   SWITCHBOARD_APP_DIR: z.string().optional(),

@@ -4,6 +4,8 @@ import http from "node:http";
 import os from "node:os";
 import nextEnv from "@next/env";
 import next from "next";
+import { PEER_HEADER, setupToken } from "@/lib/auth/setup-token";
+import { ownerCount } from "@/lib/domain/owners/create-owner";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
 import { env } from "@/lib/env";
@@ -67,6 +69,18 @@ async function serveMcp(req: http.IncomingMessage, res: http.ServerResponse) {
   res.end();
 }
 
+/** Replace a request header in both views Node keeps of them (Next reads `rawHeaders` in places). */
+function setHeader(req: http.IncomingMessage, name: string, value: string) {
+  const raw: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() !== name)
+      raw.push(req.rawHeaders[i] ?? "", req.rawHeaders[i + 1] ?? "");
+  }
+  raw.push(name, value);
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+  req.headers[name] = value;
+}
+
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 await app.prepare();
 // Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
@@ -75,6 +89,10 @@ startWatchdog();
 const nextHandler = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {
+  // The TCP peer, for first-start protection and sign-in limits (lib/auth/setup-token.ts); a client's own
+  // value is dropped, and a proxied request (it names its origin) never counts as this machine's.
+  const proxied = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
+  setHeader(req, PEER_HEADER, proxied ? "proxied" : (req.socket.remoteAddress ?? ""));
   const path = req.url?.split("?")[0];
   if (path === "/mcp") {
     serveMcp(req, res).catch(() => {
@@ -88,6 +106,13 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 65_000;
 await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
 process.stderr.write(`switchboard: listening on http://${hostname}:${port}\n`);
+if ((await ownerCount()) === 0) {
+  // First start: /setup is open to this machine's browser; from elsewhere it needs this token.
+  process.stderr.write(
+    `switchboard: no owner yet. Open http://localhost:${port}/setup on this machine, or from another one ` +
+      `/setup?token=${setupToken()}\n`,
+  );
+}
 
 // issue 11: one embedded runner (SWITCHBOARD_EMBEDDED_RUNNER=0 turns it off), talking to this hub over
 // HTTP like any other runner, with a runner token it creates for itself (stored hashed, revoked at exit).

@@ -7,7 +7,7 @@ import { createFirstOwner, type SetupState } from "@/app/setup/actions";
 import { Button } from "@/components/ui/button";
 import { Field, FormError, inputClass } from "@/components/ui/field";
 
-export function SetupForm() {
+export function SetupForm({ needsToken, token }: { needsToken: boolean; token: string }) {
   const router = useRouter();
   const [state, action, pending] = useActionState(async (prev: SetupState, form: FormData) => {
     const result = await createFirstOwner(prev, form);
@@ -25,6 +25,24 @@ export function SetupForm() {
   const errors = state.fieldErrors ?? {};
   return (
     <form action={action} className="space-y-4">
+      {needsToken ? (
+        <Field
+          label="Setup token"
+          htmlFor="setup_token"
+          error={errors.setup_token}
+          hint="Printed on the server's console at start (also in <data>/setup.token)"
+        >
+          <input
+            id="setup_token"
+            name="setup_token"
+            required
+            autoComplete="off"
+            defaultValue={state.values?.setup_token ?? token}
+            aria-invalid={Boolean(errors.setup_token)}
+            className={inputClass}
+          />
+        </Field>
+      ) : null}
       <Field label="Name" htmlFor="name" error={errors.name} hint="Optional">
         <input
           id="name"

@@ -17,6 +17,9 @@ export function SignInForm({ callbackUrl }: { callbackUrl: string }) {
       email,
       password: String(form.get("password") ?? ""),
     });
+    if (res?.error === "too_many_attempts") {
+      return { error: "Too many failed sign-ins. Wait a few minutes and try again.", email };
+    }
     if (!res?.ok || res.error) return { error: "Wrong email or password.", email };
     router.push(callbackUrl);
     return { email };

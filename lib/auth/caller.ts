@@ -1,5 +1,7 @@
 import { read, write } from "@/lib/db";
-import { type SqlDate, toDate } from "@/lib/db/rows";
+import { type SqlBool, type SqlDate, toDate } from "@/lib/db/rows";
+import { isTerminated } from "@/lib/domain/agents/terminated";
+import { DomainError } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, hashSecret, OWNER_TOKEN_PREFIX } from "@/lib/ids";
 
 /** Who is calling. Comes only from a credential (API key, token or session), never from input. */
@@ -34,7 +36,15 @@ async function touch(
 
 const dateOrNull = (v: SqlDate | null): Date | null => (v === null ? null : toDate(v));
 
-/** Resolve a bearer credential to its caller; undefined when unknown or revoked. */
+/** Goal states in which no agent of the goal may act any more. */
+const FINISHED_GOAL = new Set(["completed", "cancelled"]);
+
+/**
+ * Resolve a bearer credential to its caller; undefined when unknown or revoked. An agent key of an agent
+ * that has terminated, or of a goal that is completed or cancelled, throws `agent_retired` (its reason in
+ * `details.reason`), whether or not the key was revoked when it ended: the caller learns why, and the key
+ * will never act again (issue 16, docs/decisions.md).
+ */
 export async function authenticateBearer(secret: string): Promise<Caller | undefined> {
   if (secret.startsWith(AGENT_KEY_PREFIX)) {
     const row = await read(({ sql }) =>
@@ -45,15 +55,37 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
           name: string;
           lastToolCallAt: SqlDate | null;
           toolScopeJson: string | null;
+          status: string;
+          terminateConsumed: SqlBool;
+          goalStatus: string;
+          revokedAt: SqlDate | null;
         }
       >(
-        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson"
-         FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
-         WHERE k.hash = ? AND k."revokedAt" IS NULL`,
+        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson",
+                a.status, a."terminateConsumed", g.status AS "goalStatus", k."revokedAt"
+         FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId" JOIN "Goal" g ON g.id = a."goalId"
+         WHERE k.hash = ?`,
         hashSecret(secret),
       ),
     );
     if (!row) return undefined;
+    if (isTerminated(row)) {
+      throw new DomainError(
+        "agent_retired",
+        `Agent ${row.agentId} has terminated; its key no longer works.`,
+        {
+          details: { reason: "agent_terminated" },
+        },
+      );
+    }
+    if (FINISHED_GOAL.has(row.goalStatus)) {
+      throw new DomainError(
+        "agent_retired",
+        `The goal of agent ${row.agentId} is ${row.goalStatus}; its agents' keys no longer work.`,
+        { details: { reason: `goal_${row.goalStatus}` } },
+      );
+    }
+    if (row.revokedAt !== null) return undefined;
     await touch("ApiKey", row.keyId, dateOrNull(row.lastUsedAt));
     return {
       kind: "agent",

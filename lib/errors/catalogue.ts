@@ -105,7 +105,7 @@ export const CATALOGUE = {
   inbox_full: entry(
     429,
     ["mcp"],
-    "The recipient has SWITCHBOARD_INBOX_CAP (1000) unread messages.",
+    "The recipient has SWITCHBOARD_INBOX_CAP (1000) unread messages, or SWITCHBOARD_INBOX_MAX_BYTES of unread text.",
     "Wait for the recipient to read its inbox, then send again.",
   ),
 
@@ -493,6 +493,49 @@ export const CATALOGUE = {
     ["mcp", "rest", "form"],
     "Resuming would leave the goal at or over its budget (details: spent and budget): raise the budget to resume.",
     "Pass new_budget_dollars_cents / new_budget_tokens above what the goal has spent.",
+  ),
+  // ── Issue 16: hardening ─────────────────────────────────────────────────────────────────────────────
+  agent_retired: entry(
+    401,
+    ["mcp"],
+    "The agent key belongs to an agent that has terminated, or to a goal that is completed or cancelled (details.reason); it will never act again.",
+    "Stop: this agent's work is over. The owner can start a new agent if more work is needed.",
+  ),
+  method_not_allowed: entry(
+    405,
+    ["mcp"],
+    "GET or DELETE on /mcp: the endpoint is stateless (no server-sent stream, no session to delete); only POST is served.",
+    "Send JSON-RPC requests with POST.",
+  ),
+  setup_token_required: entry(
+    403,
+    ["form"],
+    "The first owner can be created without a token only from the server's own machine; this request needs the setup token (wrong or missing).",
+    "Copy the setup token from the server's console (or <data>/setup.token) into the form.",
+  ),
+  too_many_attempts: entry(
+    429,
+    ["form"],
+    "Too many failed sign-ins for this email or from this address in the last 15 minutes.",
+    "Wait a few minutes and try again.",
+  ),
+  rate_limited: entry(
+    429,
+    ["mcp"],
+    "Too many calls from this credential: over SWITCHBOARD_CALLS_PER_S (HTTP 429 with Retry-After), or over SWITCHBOARD_OPEN_WAITS_PER_KEY blocking calls open at once (details.limit, details.retry_after_s).",
+    "Wait retry_after_s seconds (or for one of your waiting calls to return), then call again.",
+  ),
+  batch_too_large: entry(
+    413,
+    ["mcp"],
+    "A JSON-RPC batch with more messages than SWITCHBOARD_MAX_BATCH (details.max).",
+    "Send fewer messages per request.",
+  ),
+  too_many_questions: entry(
+    429,
+    ["mcp"],
+    "The agent already has SWITCHBOARD_MAX_OPEN_QUESTIONS questions open (details.max).",
+    "Wait for answers to your open questions (they arrive in your inbox) before asking more.",
   ),
 } as const satisfies Record<string, CatalogueEntry>;
 

@@ -3,6 +3,7 @@ import { sessionOwner } from "@/lib/auth/next-auth";
 import { withUnitName } from "@/lib/db";
 import { authenticateRunner, type RunnerIdentity } from "@/lib/domain/runner/tokens";
 import { DomainError, forbidden, notFound, toDomainError } from "@/lib/errors";
+import { OWNER_TOKEN_PREFIX } from "@/lib/ids";
 import { logger } from "@/lib/log";
 import { cappedText } from "./body";
 import { originAllowed } from "./origin";
@@ -19,6 +20,7 @@ export const errorResponse = (e: DomainError, headers?: HeadersInit) =>
 export async function requestOwner(req: Request): Promise<Owner | undefined> {
   const secret = bearerFrom(req.headers.get("authorization"));
   if (secret) {
+    if (!secret.startsWith(OWNER_TOKEN_PREFIX)) return undefined;
     const caller = await authenticateBearer(secret);
     return caller?.kind === "owner" ? { userId: caller.userId, email: caller.email } : undefined;
   }

@@ -44,13 +44,17 @@ export type ToolDef<
   destructive: boolean;
   /** MCP `idempotentHint`: calling it again with the same arguments has no further effect. */
   idempotent: boolean;
+  /** True when this call may block (it then holds one of the caller's open-wait slots, lib/mcp/limits.ts). */
+  waits?: (input: z.output<I>) => boolean;
   /** The result's text content, when the contract's shape differs from structuredContent (default: its JSON). */
   text?: (output: z.input<O>) => string;
   handler: (ctx: ToolContext<CallerFor<A>>, input: z.output<I>) => Promise<z.input<O>>;
 };
 
 /** A tool of any input/output types, as the registry list holds them. */
-export type AnyTool = Omit<ToolDef, "handler" | "text"> & {
+export type AnyTool = Omit<ToolDef, "handler" | "text" | "waits"> & {
+  // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own input
+  waits?: (input: any) => boolean;
   // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own output
   text?: (output: any) => string;
   // biome-ignore lint/suspicious/noExplicitAny: each tool narrows its own context and input

@@ -12,8 +12,10 @@ import { withUnitName } from "@/lib/db";
 import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/lib/domain/agents/tool-scope";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
+import { env } from "@/lib/env";
 import { DomainError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
+import { callerKey, holdWaitSlot } from "./limits";
 import { type AnyTool, describeTool, visibleTo } from "./registry";
 import { TOOLS } from "./tools";
 
@@ -88,6 +90,22 @@ async function callTool(
   }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
+  let release: (() => void) | undefined;
+  if (tool.waits?.(parsed.data)) {
+    release = holdWaitSlot(callerKey(caller));
+    if (!release) {
+      const max = env().SWITCHBOARD_OPEN_WAITS_PER_KEY;
+      return errorResult(
+        new DomainError(
+          "rate_limited",
+          `You already have ${max} blocking calls open; wait for one to return.`,
+          {
+            details: { limit: "open_waits", max, retry_after_s: 1 },
+          },
+        ),
+      );
+    }
+  }
   try {
     if (caller.kind === "agent") {
       await beforeAgentTool(caller, tool.name);
@@ -117,6 +135,8 @@ async function callTool(
     if (e instanceof DomainError) return errorResult(e);
     logger.error({ err: e, tool: tool.name }, "tool failed");
     return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call."));
+  } finally {
+    release?.();
   }
 }
 

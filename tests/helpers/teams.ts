@@ -43,7 +43,10 @@ export async function drain(a: Agent, wait = 0): Promise<InboxMsg[]> {
   const r = sc<{ messages: InboxMsg[]; ack: number }>(
     await a.client.callTool({ name: "read_inbox", arguments: { wait_seconds: wait } }),
   );
-  if (r.messages.length) await a.client.callTool({ name: "read_inbox", arguments: { ack: r.ack } });
+  // Reading the terminate sentinel ends the agent: its key is refused from then on (agent_retired).
+  if (r.messages.length && !r.messages.some((m) => m.kind === "terminate")) {
+    await a.client.callTool({ name: "read_inbox", arguments: { ack: r.ack } });
+  }
   return r.messages;
 }
 

@@ -47,12 +47,14 @@ test("a message sent to a peer arrives in its inbox with sender, kind and time",
   );
 });
 
-test("unknown_recipient and task_mismatch", async () => {
-  const one = await goalWithAgents(server, 1);
-  const two = await goalWithAgents(server, 1);
+test("unknown_recipient and task_mismatch; another owner's agent is answered as a missing one", async () => {
+  const one = await goalWithAgents(server, 1, "owner-one@example.com");
+  const two = await goalWithAgents(server, 1, "owner-one@example.com");
+  const foreign = await goalWithAgents(server, 1, "owner-two@example.com");
   const a = one.agents[1];
   const stranger = two.agents[1];
-  assert.ok(a && stranger);
+  const tenant = foreign.agents[1];
+  assert.ok(a && stranger && tenant);
   for (const to of ["999999", "not-an-id", ""]) {
     const r = await a.client.callTool({ name: "send_message", arguments: { to, content: "x" } });
     assert.equal(errorCode(r), to === "" ? "invalid_input" : "unknown_recipient", to);
@@ -60,8 +62,18 @@ test("unknown_recipient and task_mismatch", async () => {
   const r = await a.client.callTool({ name: "send_message", arguments: { to: stranger.id, content: "x" } });
   assert.equal(errorCode(r), "task_mismatch");
   assert.match(text(r), /list_peers/);
-  const inbox = sc<Inbox>(await stranger.client.callTool({ name: "read_inbox", arguments: {} }));
-  assert.equal(inbox.messages.length, 0);
+  // Issue 16: an agent of another owner's goal must not be told apart from an id that does not exist.
+  const missing = await a.client.callTool({
+    name: "send_message",
+    arguments: { to: "999999", content: "x" },
+  });
+  const probe = await a.client.callTool({ name: "send_message", arguments: { to: tenant.id, content: "x" } });
+  assert.equal(errorCode(probe), "unknown_recipient");
+  assert.equal(text(probe).replace(tenant.id, "ID"), text(missing).replace("999999", "ID"));
+  for (const peer of [stranger, tenant]) {
+    const inbox = sc<Inbox>(await peer.client.callTool({ name: "read_inbox", arguments: {} }));
+    assert.equal(inbox.messages.length, 0);
+  }
 });
 
 test("recipient_terminated once the recipient has consumed its terminate sentinel", async () => {

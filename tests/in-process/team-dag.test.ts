@@ -42,7 +42,7 @@ async function worker(a: Agent, log: string[]): Promise<void> {
     ack = r.ack;
     for (const m of r.messages) {
       if (m.kind === "terminate") {
-        await a.client.callTool({ name: "read_inbox", arguments: { ack } });
+        // Reading the sentinel ended the agent; its key is refused from now on (agent_retired).
         log.push(`${taskId}:terminated`);
         return;
       }

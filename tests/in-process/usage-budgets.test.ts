@@ -166,10 +166,10 @@ test("report_usage refuses bad input with a typed error and records nothing", as
     assert.equal(errorCode(await call(a.client, "report_usage", args)), code, JSON.stringify(args));
   }
   await db.write((u) => u.db.goal.update({ where: { id: t.goal.goal_id }, data: { status: "completed" } }));
-  assert.equal(
-    errorCode(await call(a.client, "report_usage", { ...base, idempotency_key: key() })),
-    "goal_finished",
-  );
+  // A finished goal's agents are refused at authentication (issue 16): their keys no longer act.
+  await assert.rejects(call(a.client, "report_usage", { ...base, idempotency_key: key() }), {
+    code: "agent_retired",
+  });
   assert.equal(await usageCount(t.goal.goal_id), 0);
   const goal = await goalRow(t.goal.goal_id);
   assert.deepEqual([goal.spentCents, goal.spentMicros, goal.spentTokens], [0, 0, 0]);

@@ -56,6 +56,71 @@ test("a body over the cap is refused with 413", async () => {
   assert.equal((await rpc(big, { authorization: `Bearer ${token}` })).status, 413);
 });
 
+test("GET and DELETE on the stateless /mcp answer 405 with Allow: POST", async () => {
+  const token = await server.ownerToken();
+  for (const method of ["GET", "DELETE"]) {
+    const r = await fetch(`${server.url}/mcp`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, accept: "text/event-stream" },
+    });
+    assert.equal(r.status, 405, method);
+    assert.equal(r.headers.get("allow"), "POST");
+    assert.equal(
+      ((await r.json()) as { error: { data: { code: string } } }).error.data.code,
+      "method_not_allowed",
+    );
+  }
+});
+
+test("an over-cap body is refused before authentication (413, not 401), also without Content-Length", async () => {
+  const big = JSON.stringify({ ...listTools, params: { pad: "x".repeat(120_000) } });
+  assert.equal((await rpc(big)).status, 413);
+  // A streamed body (chunked, no Content-Length) is cut at the cap while it is read.
+  const stream = new ReadableStream({
+    start(c) {
+      for (let i = 0; i < 20; i++) c.enqueue(new TextEncoder().encode("x".repeat(10_000)));
+      c.close();
+    },
+  });
+  const r = await fetch(`${server.url}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  assert.equal(r.status, 413);
+});
+
+test("a terminated agent's key is refused with agent_retired, saying why", async () => {
+  const { agents } = await goalWithAgents(server, 1);
+  const [coordinator, worker] = agents;
+  assert.ok(coordinator && worker);
+  const auth = { authorization: `Bearer ${worker.key}` };
+  assert.equal((await rpc(listTools, auth)).status, 200);
+  const t = await coordinator.client.callTool({
+    name: "terminate_child",
+    arguments: { agent_id: worker.id, force: true },
+  });
+  assert.equal(t.isError, undefined, JSON.stringify(t));
+  // Until it reads its terminate sentinel the agent still works (it must be able to read it).
+  const inbox = sc<{ messages: { kind: string }[] }>(
+    await worker.client.callTool({ name: "read_inbox", arguments: {} }),
+  );
+  assert.ok(
+    inbox.messages.some((m) => m.kind === "terminate"),
+    JSON.stringify(inbox),
+  );
+  const r = await rpc(listTools, auth);
+  assert.equal(r.status, 401);
+  assert.match(r.headers.get("www-authenticate") ?? "", /error="invalid_token"/);
+  const err = (
+    (await r.json()) as { error: { message: string; data: { code: string; details: { reason: string } } } }
+  ).error;
+  assert.equal(err.data.code, "agent_retired");
+  assert.equal(err.data.details.reason, "agent_terminated");
+  assert.match(err.message, /terminated/);
+});
+
 test("tools/list shows agents the agent tools and owners the owner tools", async () => {
   const { owner, agents } = await goalWithAgents(server, 1);
   const agentTools = (await agents[1]?.client.listTools())?.tools ?? [];

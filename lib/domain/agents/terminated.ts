@@ -1,3 +1,4 @@
+import type { Unit } from "@/lib/db";
 import { type SqlBool, toBool } from "@/lib/db/rows";
 
 /**
@@ -26,4 +27,13 @@ export const notTerminatedWhere = { status: { not: TERMINATED_STATUS }, terminat
 export function notTerminatedSql(alias?: string): string {
   const c = alias ? `${alias}.` : "";
   return `(${c}status <> '${TERMINATED_STATUS}' AND NOT ${c}"terminateConsumed")`;
+}
+
+/**
+ * Revoke every key of an agent that has just terminated (in the unit that terminates it). Authentication
+ * refuses a terminated agent's key anyway (`agent_retired`, lib/auth/caller.ts); revoking also ends it for
+ * good should the agent row ever change again.
+ */
+export async function revokeAgentKeys(u: Unit, agentId: number): Promise<void> {
+  await u.db.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: new Date() } });
 }

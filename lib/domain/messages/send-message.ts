@@ -25,11 +25,15 @@ type Recipient = {
   leaderId: number | null;
   reviewPending: SqlBool;
   terminationRequested: SqlBool;
+  /** The recipient's goal's owner, and the sender's (one read). */
+  ownerId: number;
+  senderOwnerId: number;
 };
 
 /**
  * `send_message`: put a message in another agent's inbox. Errors: `unknown_recipient`,
- * `task_mismatch` (recipient in another goal), `recipient_terminated`, `inbox_full` (the cap counts
+ * `task_mismatch` (recipient in another goal of the same owner; another owner's agent is `unknown_recipient`),
+ * `recipient_terminated`, `inbox_full` (the cap counts
  * pending messages; system messages bypass it, see `insertMessage` callers).
  */
 export async function sendMessage(
@@ -42,10 +46,14 @@ export async function sendMessage(
       toId === undefined
         ? undefined
         : await u.sql.get<Recipient>(
-            `SELECT id, "goalId", status, "terminateConsumed", "leaderId", "reviewPending", "terminationRequested" FROM "Agent" WHERE id = ?`,
+            `SELECT a.id, a."goalId", a.status, a."terminateConsumed", a."leaderId", a."reviewPending", a."terminationRequested",
+                    g."ownerId", (SELECT s."ownerId" FROM "Goal" s WHERE s.id = ?) AS "senderOwnerId"
+             FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId" WHERE a.id = ?`,
+            from.goalId,
             toId,
           );
-    if (!to) {
+    // Another owner's agent is answered exactly as a missing one: no probing across tenants (issue 16).
+    if (!to || toInt(to.ownerId) !== toInt(to.senderOwnerId)) {
       throw new DomainError("unknown_recipient", `No agent "${input.to}" exists.`, {
         details: { to: input.to },
       });
@@ -64,15 +72,25 @@ export async function sendMessage(
         },
       );
     }
-    const pending = await u.sql.get<{ n: SqlInt }>(
-      `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
+    const pending = await u.sql.get<{ n: SqlInt; bytes: SqlInt | null }>(
+      `SELECT COUNT(*) AS n, SUM(LENGTH(content)) AS bytes FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
       to.id,
     );
-    const cap = env().SWITCHBOARD_INBOX_CAP;
+    const { SWITCHBOARD_INBOX_CAP: cap, SWITCHBOARD_INBOX_MAX_BYTES: maxBytes } = env();
     if (toInt(pending?.n ?? 0) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
       });
+    }
+    // Characters stand in for bytes (LENGTH counts characters on both providers): a bound, not an account.
+    if (toInt(pending?.bytes ?? 0) + input.content.length > maxBytes) {
+      throw new DomainError(
+        "inbox_full",
+        `Agent ${input.to} has too much unread text (over ${maxBytes} characters).`,
+        {
+          details: { to: input.to, max_bytes: maxBytes },
+        },
+      );
     }
     const msg = await insertMessage(u, {
       goalId: from.goalId,

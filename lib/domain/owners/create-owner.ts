@@ -18,11 +18,16 @@ export const ownerInput = z.strictObject({
  */
 export async function createOwner(input: z.input<typeof ownerInput>, opts: { firstOnly?: boolean } = {}) {
   const data = ownerInput.parse(input);
+  const setupDone = () => new DomainError("setup_done", "An owner already exists; sign in instead.");
+  // Checked before the (deliberately slow) password hash too, so a closed setup costs nothing.
+  if (opts.firstOnly && (await ownerCount()) > 0) throw setupDone();
   const passwordHash = await hashPassword(data.password);
-  return write(async ({ db }) => {
-    if (opts.firstOnly && (await db.user.count()) > 0) {
-      throw new DomainError("setup_done", "An owner already exists; sign in instead.");
-    }
+  return write(async ({ db, sql }) => {
+    // PostgreSQL: concurrent first setups serialize here, so exactly one creates the owner (SQLite write
+    // units are serialized already). Hand-written SQL: Prisma cannot take an advisory lock.
+    if (opts.firstOnly && sql.postgres)
+      await sql.get(`SELECT pg_advisory_xact_lock(4004005)::text AS locked`);
+    if (opts.firstOnly && (await db.user.count()) > 0) throw setupDone();
     if (await db.user.findUnique({ where: { email: data.email } })) {
       throw new DomainError("email_taken", `An owner with email ${data.email} already exists.`);
     }
@@ -37,6 +42,10 @@ export async function ownerCount(): Promise<number> {
 
 export async function findOwnerByEmail(email: string) {
   return read(({ db }) => db.user.findUnique({ where: { email: email.toLowerCase() } }));
+}
+
+export async function findOwnerById(id: number) {
+  return read(({ db }) => db.user.findUnique({ where: { id }, select: { id: true, email: true } }));
 }
 
 /** The owner for an email, or a `not_found` error (CLI). */

@@ -90,6 +90,17 @@ export async function openQuestion(
       select: { id: true },
     });
     if (existing) return { qid: existing.id, reattached: true };
+    const open = await u.db.question.count({ where: { askerId: asker.agentId, status: "pending" } });
+    const max = env().SWITCHBOARD_MAX_OPEN_QUESTIONS;
+    if (open >= max) {
+      throw new DomainError(
+        "too_many_questions",
+        `You have ${open} questions open already (at most ${max}).`,
+        {
+          details: { max, open },
+        },
+      );
+    }
     return { qid: await createQuestion(u, asker, input, fingerprint), reattached: false };
   });
 }

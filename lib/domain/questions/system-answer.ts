@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { revokeAgentKeys } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
@@ -60,6 +61,7 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
     if (!approve) return;
     // Approve ends the root at once (it has no leader to wait for) and completes the goal.
     await u.db.agent.update({ where: { id: agentId }, data: { status: "terminated" } });
+    await revokeAgentKeys(u, agentId);
     await appendEvent(u, {
       goalId: q.goalId,
       name: "status",

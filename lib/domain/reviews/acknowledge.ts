@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { revokeAgentKeys } from "@/lib/domain/agents/terminated";
 import { appendEvent } from "@/lib/domain/events/append-event";
 
 /**
@@ -53,6 +54,7 @@ export async function consumeTerminate(
     },
   });
   if (count === 0) return false;
+  await revokeAgentKeys(u, agent.agentId);
   await appendEvent(u, {
     goalId: agent.goalId,
     name: "agent_completed",

@@ -41,7 +41,7 @@ export const readInboxTool = defineTool({
   readOnly: false,
   destructive: false,
   idempotent: false,
-  errors: [],
+  errors: ["rate_limited"],
   description: [
     "Read the messages waiting for you, oldest first (from an agent_id, `__user__` for the owner, or `system`).",
     "Pass the `ack` value of your previous call as `ack` to confirm you received those messages; unconfirmed",
@@ -51,6 +51,7 @@ export const readInboxTool = defineTool({
   ].join(" "),
   input: readInboxInput,
   output: readInboxOutput,
+  waits: (input) => input.wait_seconds > 0,
   handler: ({ caller, signal, progress }, input) =>
     readInbox(caller, input, {
       signal,

@@ -26,9 +26,17 @@ export const askUserTool = defineTool({
     "arrives in your inbox (kind question_answer), and asking the identical question again re-attaches to it.",
     "invalid_input names the sub-question index and field.",
   ].join(" "),
-  errors: ["invalid_input", "user_declined", "gateway_unavailable", "cancelled"],
+  errors: [
+    "invalid_input",
+    "user_declined",
+    "gateway_unavailable",
+    "cancelled",
+    "too_many_questions",
+    "rate_limited",
+  ],
   input: askUserInput,
   output: askUserOutput,
+  waits: () => true,
   handler: ({ caller, signal, progress }, input) =>
     askUser(caller, input, {
       signal,
