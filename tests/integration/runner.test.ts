@@ -259,6 +259,16 @@ test("crash → restart with backoff → `crashed` after 3 in a row, and one not
   );
   assert.equal(named(rows, "agent_started", a).length, 3);
   assert.equal((await runState(g.goal_id, a))?.launches, 3);
+  assert.match(String((await runState(g.goal_id, a))?.last_error), /crashing on purpose|exit code 2/);
+  // Each launch closes with its totals (this agent reported no usage).
+  assert.deepEqual(
+    named(rows, "run.cost", a).map((e) => [e.data.launch, e.data.reason, e.data.tokens, e.data.cost_usd]),
+    [
+      [1, "crashed", 0, 0],
+      [2, "crashed", 0, 0],
+      [3, "crashed", 0, 0],
+    ],
+  );
   const res = await server.fetch(`/api/goals/${g.goal_id}/messages`, {
     headers: { Authorization: `Bearer ${ownerToken}` },
   });
@@ -328,6 +338,11 @@ test("a runner killed -9: its agents come back on the other runner once the leas
   assert.deepEqual(
     started.map((e) => String(e.data.runner).split(":")[1]),
     ["doomed", "heir"],
+  );
+  // The dead runner's launch is closed when the next one takes the agent.
+  assert.deepEqual(
+    named(await evs(g.goal_id), "run.cost", a).map((e) => [e.data.launch, e.data.reason]),
+    [[1, "lease_expired"]],
   );
   // The orphan of the dead runner lost its key at the relaunch and ends on its own.
   await eventually(async () => !alive(firstPid), 20_000, "the orphaned agent ended");
