@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { Socket } from "node:net";
 import path from "node:path";
@@ -9,7 +10,7 @@ import { logger } from "@/lib/log";
  * cannot end its agents itself, and their keys are revoked only when another runner relaunches them, so:
  *
  * - the runner records each agent program it starts (pid, whether it leads its own process group, and its
- *   start time, so a reused pid is never mistaken for it) in `<workDir>/.runner/<runner pid>.json`;
+ *   start time, so a reused pid is never mistaken for it) in `<workDir>/.runner/<runner pid>-<random>.json`;
  * - a small **reaper** process started with the runner holds a pipe from it: when the pipe closes (the
  *   runner died, however), the reaper kills what the record still lists, deletes the record and exits;
  * - a runner starting on the same work directory kills the leftovers of every record whose runner is gone
@@ -89,7 +90,8 @@ export class ChildRecord {
   constructor(workDir: string) {
     const dir = path.join(workDir, ".runner");
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    this.file = path.join(dir, `${process.pid}.json`);
+    // One record per Runner: a process may hold several (the runner's pid is in the record).
+    this.file = path.join(dir, `${process.pid}-${randomBytes(4).toString("hex")}.json`);
     this.rec = { runner: { pid: process.pid, start: startTime(process.pid) }, children: {} };
   }
 

@@ -390,9 +390,17 @@ test("a secret the owner supplied is in the launched program's environment, and 
   await stopRunner("secrets");
 });
 
-/** The runner's orphan reaper (lib/runner/orphans.ts): the process whose command line names its record. */
+/** The runner's child records (lib/runner/orphans.ts): `<work dir>/.runner/<runner pid>-<random>.json`. */
+const recordsOf = (runnerPid: number) =>
+  fs
+    .readdirSync(path.join(workDir, ".runner"))
+    .filter((f) => f.startsWith(`${runnerPid}-`) && f.endsWith(".json"))
+    .map((f) => path.join(workDir, ".runner", f));
+
+/** The runner's orphan reaper: the process whose command line names its record. */
 function reaperOf(runnerPid: number): number | undefined {
-  const record = path.join(workDir, ".runner", `${runnerPid}.json`);
+  const [record] = recordsOf(runnerPid);
+  if (!record) return undefined;
   for (const p of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(p)) continue;
     try {
@@ -424,7 +432,7 @@ test("a runner killed -9: its agent program is killed with it (its reaper), and 
   await stopRunner("mortal", "SIGKILL");
   await eventually(async () => !alive(pid), 10_000, "the orphan killed by the reaper");
   await eventually(async () => !alive(reaper), 10_000, "the reaper exits");
-  assert.equal(fs.existsSync(path.join(workDir, ".runner", `${mortal.pid}.json`)), false, "record removed");
+  assert.deepEqual(recordsOf(mortal.pid ?? 0), [], "record removed");
 
   // 2. The runner and its reaper both die (kill -9 of both): the next runner on this work directory kills
   // the leftover before it takes any job.
