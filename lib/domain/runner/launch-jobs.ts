@@ -145,6 +145,7 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
           runnerInstance: holderOf(r, instance),
           launchSeq: a.launchSeq + 1,
           leaseUntil: new Date(now.getTime() + leaseMs()),
+          runStartedAt: null,
         },
       });
       if (count !== 1) continue;
@@ -152,7 +153,6 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
       if (a.runStartedAt && (a.runState === "starting" || a.runState === "running")) {
         await appendRunCost(u, a, a.launchSeq, "lease_expired", now);
       }
-      await u.db.agent.update({ where: { id: a.id }, data: { runStartedAt: null } });
       const leader = a.leaderId ? await u.db.agent.findUnique({ where: { id: a.leaderId } }) : null;
       const prompt = a.systemPrompt ?? skill?.systemPrompt.replaceAll("{role_description}", a.role) ?? "";
       const identity = `\n\nYou are agent ${a.name} (#${a.id}), role ${a.role}, on goal #${a.goalId} "${a.goal.title}". Your leader: ${leader ? `${leader.name} (#${leader.id})` : "the owner"}.${a.teamId ? ` Your team: ${a.teamId}.` : ""}`;
