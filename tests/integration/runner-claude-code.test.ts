@@ -93,6 +93,15 @@ after(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 /** Messages of the agent's inbox not yet acknowledged. */
 const pending = (agentId: number) =>
   db.read(({ sql }) =>
@@ -178,6 +187,18 @@ test("a new goal's coordinator runs as Claude Code: its first inbox message is i
     inputs.some((e) => e.data.message_id === sent.uid),
     JSON.stringify(inputs),
   );
+
+  // The runner killed -9: its Claude Code process dies with it (docs/runner.md, "Orphans").
+  const dir = path.join(workDir, ".runner");
+  const record = fs.readdirSync(dir).find((f) => f.startsWith(`${runner?.pid}-`) && f.endsWith(".json"));
+  assert.ok(record, "the runner's child record");
+  const rec = JSON.parse(fs.readFileSync(path.join(dir, record), "utf8")) as {
+    children: Record<string, { pid: number }>;
+  };
+  const claudePid = rec.children[String(coord)]?.pid;
+  assert.ok(claudePid && alive(claudePid), JSON.stringify(rec));
+  runner?.kill("SIGKILL");
+  await eventually(async () => !alive(claudePid), 15_000, "Claude Code gone with its runner");
 });
 
 /**
