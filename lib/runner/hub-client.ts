@@ -80,6 +80,7 @@ export class HubClient {
       exit_code?: number | null;
       signal?: string | null;
       error?: string | null;
+      launch_failed?: boolean;
     },
   ): Promise<{ run_state: string }> {
     return this.post(`/api/runner/agents/${job.agent_id}/state`, { ...this.ref(job), ...s });

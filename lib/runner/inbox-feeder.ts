@@ -83,10 +83,12 @@ export async function feedInbox(
       for (const m of page.messages) {
         if (signal.aborted) return;
         try {
-          await o.session.deliver(renderMessage(m));
+          // Acknowledged only once its turn ended well: a turn that failed (no model credential) or a
+          // session that ended first leaves it pending for the next launch.
+          const { done } = await o.session.deliver(renderMessage(m));
+          await done;
         } catch (e) {
-          // The session ended: what was not acknowledged stays pending for the next launch.
-          logger.info({ ...o.log, err: e, message: m.message_id }, "inbox delivery refused");
+          logger.info({ ...o.log, err: e, message: m.message_id }, "inbox delivery not completed");
           return;
         }
       }

@@ -5,6 +5,7 @@ import { logger } from "@/lib/log";
 import { runVerification } from "./command-verifier";
 import { HubClient, HubError } from "./hub-client";
 import { feedInbox } from "./inbox-feeder";
+import { ChildRecord } from "./orphans";
 import type { AgentSession, Runtime, RuntimeEvent } from "./runtimes/types";
 
 export type RunnerOptions = {
@@ -42,6 +43,7 @@ export class Runner {
   private wake: () => void = () => {};
   private loop: Promise<void> | undefined;
   private readonly tasks = new Set<Promise<void>>();
+  private children: ChildRecord | undefined;
 
   constructor(private readonly o: RunnerOptions) {
     this.client = new HubClient(o.hub, o.token, o.instance);
@@ -54,6 +56,9 @@ export class Runner {
 
   start(): this {
     fs.mkdirSync(this.o.workDir, { recursive: true });
+    // Before any job: end what dead runners left behind here, and make sure ours die with us.
+    this.children = new ChildRecord(this.o.workDir);
+    this.children.start();
     this.loop = this.pollLoop();
     logger.info(
       { runner: this.o.instance, hub: this.o.hub, max_agents: this.o.maxAgents, work_dir: this.o.workDir },
@@ -69,6 +74,7 @@ export class Runner {
     await Promise.all([...this.agents.values()].map((a) => a.session?.stop()));
     await this.loop;
     await Promise.allSettled([...this.tasks]);
+    this.children?.close();
   }
 
   private track(p: Promise<void>) {
@@ -139,6 +145,7 @@ export class Runner {
       logger.error({ ...log, err: e }, "agent run failed");
     } finally {
       this.agents.delete(job.agent_id);
+      this.children?.remove(job.agent_id);
     }
   }
 
@@ -161,6 +168,9 @@ export class Runner {
         apiKey: api_key,
         systemPrompt: job.system_prompt,
         model: job.model ?? undefined,
+        permissionMode: job.permission_mode ?? undefined,
+        allowedTools: job.allowed_tools,
+        onProcess: (p) => this.children?.add(job.agent_id, p),
         workspace,
         env: job.env,
         resumeSessionId: job.resume_session_id ?? undefined,
@@ -249,8 +259,10 @@ export class Runner {
         exit_code: exit.code,
         signal: exit.signal,
         error: exit.error ?? null,
+        ...(exit.launchFailed && !stopped ? { launch_failed: true } : {}),
       })
       .catch((e) => logger.warn({ ...log, err: e }, "exit not reported"));
+    if (exit.launchFailed) logger.warn({ ...log, error: exit.error }, "agent launch failed");
     logger.info({ ...log, code: exit.code, signal: exit.signal, stopped }, "agent ended");
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // A small agent for the `command` runtime (tests/integration/runner.test.ts): connects to the hub's MCP
 // endpoint with the key the runner gave it, says who it is on stdout, and then, by the goal's title:
-//   "[crash]" exits 2 at once; "[exit]" exits 0 after whoami; otherwise reads its inbox in a loop
+//   "[crash]" exits 2 at once; "[exit]" exits 0 after whoami; "[stubborn]" stays without a word; otherwise reads its inbox in a loop
 //   (printing each message), calls signal_review when a message says SIGNAL_REVIEW, and exits when its
 //   key stops working (a newer launch revoked it). With PROBE_SECRET_NAME set it prints the sha256 of that
 //   variable (a secret delivered at launch), never the value. It never exits on its terminate sentinel: the runner
@@ -39,6 +39,15 @@ if (env.PROBE_SECRET_NAME) {
   process.stdout.write(`secret ${env.PROBE_SECRET_NAME} sha256=${hash}\n`);
 }
 if (title.includes("[exit]")) process.exit(0);
+// "[stubborn]": never touches the hub again (so a revoked key cannot end it) and ignores SIGTERM: only
+// SIGKILL ends it (tests/integration/runner.test.ts, orphans of a runner killed -9).
+if (title.includes("[stubborn]")) {
+  process.removeAllListeners("SIGTERM");
+  process.on("SIGTERM", () => {});
+  process.stdout.write("stubborn: staying\n");
+  setInterval(() => {}, 1 << 30);
+  await new Promise(() => {});
+}
 
 let ack;
 for (;;) {

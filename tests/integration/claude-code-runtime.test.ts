@@ -361,3 +361,95 @@ test("a relaunch with resumeSessionId continues the saved conversation, charging
   await second.stop();
   await ev2.done;
 });
+
+test("an ask_user cut by Claude Code's tool timeout: the owner's answer still reaches the session, as a turn from its inbox (the runner's feeder)", {
+  skip,
+}, async () => {
+  process.env.DATABASE_URL = server.env.DATABASE_URL;
+  const { feedInbox } = await import("@/lib/runner/inbox-feeder");
+  const { sendOwnerMessage } = await import("@/lib/domain/messages/send-owner-message");
+  const db = await import("@/lib/db");
+  const coordinator = team.agents[0];
+  assert.ok(coordinator);
+  const question = {
+    question: "Which queue?",
+    header: "Queue",
+    multiSelect: false,
+    options: [
+      { label: "Redis", description: "a server" },
+      { label: "Postgres-queue", description: "the database" },
+    ],
+  };
+  model.setScript([
+    {
+      when: { userSays: "DECIDE-CUT" },
+      reply: { tools: [{ name: hubTool("ask_user"), input: { questions: [question] } }] },
+    },
+    { when: { afterTool: hubTool("ask_user") }, reply: { text: "CUT-SEEN" } },
+  ]);
+  // A short tool timeout stands in for a runtime that cuts a long call (the real default is an hour).
+  const session = await claudeCodeRuntime({
+    baseEnv: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-standin",
+    },
+    mcpToolTimeoutMs: 3_000,
+    stopGraceMs: 20_000,
+  }).start(launch({ agentId: Number(coordinator.id), apiKey: coordinator.key }));
+  const ev = collect(session);
+  const feeding = new AbortController();
+  const fed = feedInbox(
+    { mcpUrl: `${server.url}/mcp`, apiKey: coordinator.key, session, log: {} },
+    feeding.signal,
+  );
+  try {
+    const ownerId = await db.read(({ db: d }) =>
+      d.goal.findUniqueOrThrow({ where: { id: team.goal.goal_id }, select: { ownerId: true } }),
+    );
+    await sendOwnerMessage(ownerId.ownerId, {
+      agentId: Number(coordinator.id),
+      content: "DECIDE-CUT which queue to use.",
+    });
+    const call = await ev.until(
+      is("tool_called", (e) => e.name === hubTool("ask_user")),
+      0,
+      60_000,
+    );
+    const cut = await ev.until(
+      is("tool_result", (e) => e.toolUseId === call.toolUseId),
+      0,
+      60_000,
+    );
+    assert.equal(cut.isError, true, `the call was cut: ${cut.content}`);
+    await ev.until(is("assistant_text", (e) => e.text === "CUT-SEEN"));
+
+    // The owner answers after the cut: the answer's inbox copy becomes the session's next turn.
+    const auth = { authorization: `Bearer ${team.token}`, "content-type": "application/json" };
+    const r = await server.fetch("/api/questions?status=pending", { headers: auth });
+    const pending = (await r.json()) as { questions: { qid: string; questions?: unknown }[] };
+    const qid = pending.questions.find((q) => JSON.stringify(q).includes("Which queue?"))?.qid;
+    assert.ok(qid, JSON.stringify(pending));
+    const answered = await server.fetch(`/api/questions/${qid}/answer`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ answers: [{ selected_labels: ["Postgres-queue"] }] }),
+    });
+    assert.equal(answered.status, 200, await answered.text());
+    const turn = await model.waitForRequest(
+      (q) => /kind: question_answer/.test(q.lastUserText) && q.lastUserText.includes("Postgres-queue"),
+      60_000,
+    );
+    assert.ok(
+      turn.messages.some((m) => JSON.stringify(m.content).includes("DECIDE-CUT")),
+      "the same session",
+    );
+  } finally {
+    feeding.abort();
+    await session.stop();
+    await ev.done;
+    await fed;
+    await db.disconnect();
+  }
+});

@@ -259,6 +259,16 @@ test("crash → restart with backoff → `crashed` after 3 in a row, and one not
   );
   assert.equal(named(rows, "agent_started", a).length, 3);
   assert.equal((await runState(g.goal_id, a))?.launches, 3);
+  assert.match(String((await runState(g.goal_id, a))?.last_error), /crashing on purpose|exit code 2/);
+  // Each launch closes with its totals (this agent reported no usage).
+  assert.deepEqual(
+    named(rows, "run.cost", a).map((e) => [e.data.launch, e.data.reason, e.data.tokens, e.data.cost_usd]),
+    [
+      [1, "crashed", 0, 0],
+      [2, "crashed", 0, 0],
+      [3, "crashed", 0, 0],
+    ],
+  );
   const res = await server.fetch(`/api/goals/${g.goal_id}/messages`, {
     headers: { Authorization: `Bearer ${ownerToken}` },
   });
@@ -329,6 +339,11 @@ test("a runner killed -9: its agents come back on the other runner once the leas
     started.map((e) => String(e.data.runner).split(":")[1]),
     ["doomed", "heir"],
   );
+  // The dead runner's launch is closed when the next one takes the agent.
+  assert.deepEqual(
+    named(await evs(g.goal_id), "run.cost", a).map((e) => [e.data.launch, e.data.reason]),
+    [[1, "lease_expired"]],
+  );
   // The orphan of the dead runner lost its key at the relaunch and ends on its own.
   await eventually(async () => !alive(firstPid), 20_000, "the orphaned agent ended");
 });
@@ -382,4 +397,78 @@ test("a secret the owner supplied is in the launched program's environment, and 
   );
   assert.equal(Number(stored[0]?.n), 0, "the value is in no message");
   await stopRunner("secrets");
+});
+
+/** The runner's child records (lib/runner/orphans.ts): `<work dir>/.runner/<runner pid>-<random>.json`. */
+const recordsOf = (runnerPid: number) =>
+  fs
+    .readdirSync(path.join(workDir, ".runner"))
+    .filter((f) => f.startsWith(`${runnerPid}-`) && f.endsWith(".json"))
+    .map((f) => path.join(workDir, ".runner", f));
+
+/** The runner's orphan reaper: the process whose command line names its record. */
+function reaperOf(runnerPid: number): number | undefined {
+  const [record] = recordsOf(runnerPid);
+  if (!record) return undefined;
+  for (const p of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${p}/cmdline`, "utf8").split("\0").includes(record)) return Number(p);
+    } catch {}
+  }
+  return undefined;
+}
+
+test("a runner killed -9: its agent program is killed with it (its reaper), and a new runner kills leftovers at start", {
+  skip: process.platform !== "linux" ? "reads /proc" : false,
+}, async () => {
+  for (const name of runners.keys()) await stopRunner(name);
+  // 1. The runner dies; its reaper kills the agent it ran. The agent ignores SIGTERM and never calls the
+  // hub again, so neither a stop nor a revoked key would end it.
+  const mortal = startRunner("mortal");
+  const g = await createGoal("[stubborn] Orphan goal");
+  const a = g.coordinator_agent_id;
+  await eventually(async () => (await runState(g.goal_id, a))?.run_state === "running", 20_000, "running");
+  const pid = await pidOf(g.goal_id, a);
+  await eventually(
+    async () =>
+      named(await evs(g.goal_id), "agent_output", a).some((e) => /stubborn/.test(String(e.data.line))),
+    20_000,
+    "the agent settled",
+  );
+  assert.ok(alive(pid));
+  const reaper = await eventually(async () => reaperOf(mortal.pid ?? 0), 10_000, "the reaper");
+  await stopRunner("mortal", "SIGKILL");
+  await eventually(async () => !alive(pid), 10_000, "the orphan killed by the reaper");
+  await eventually(async () => !alive(reaper), 10_000, "the reaper exits");
+  assert.deepEqual(recordsOf(mortal.pid ?? 0), [], "record removed");
+
+  // 2. The runner and its reaper both die (kill -9 of both): the next runner on this work directory kills
+  // the leftover before it takes any job.
+  const doomed = startRunner("doomed2");
+  const again = await eventually(
+    async () => {
+      const s = await runState(g.goal_id, a);
+      return s?.run_state === "running" && /:doomed2$/.test(s.runner ?? "") ? s : undefined;
+    },
+    30_000,
+    "relaunched on doomed2",
+  );
+  assert.equal(again.launches, 2);
+  const pid2 = await eventually(
+    async () => {
+      const p = await pidOf(g.goal_id, a);
+      return p !== pid && alive(p) ? p : undefined;
+    },
+    20_000,
+    "the second agent program",
+  );
+  const reaper2 = await eventually(async () => reaperOf(doomed.pid ?? 0), 10_000, "the reaper");
+  killQuietly(reaper2);
+  await eventually(async () => !alive(reaper2), 10_000, "reaper gone");
+  await stopRunner("doomed2", "SIGKILL");
+  assert.ok(alive(pid2), "nothing else kills it");
+  startRunner("phoenix");
+  await eventually(async () => !alive(pid2), 20_000, "the leftover killed by the next runner at start");
+  await stopRunner("phoenix");
 });

@@ -131,6 +131,15 @@ test("acknowledging the review stops the ladder", async () => {
   assert.ok(!l.some((e) => e.event === "review.escalated_to_user"));
 });
 
+/** A runner reported the agents' launch running at `at` (what `POST /api/runner/agents/:id/state` records). */
+const launched = (ids: (string | number)[], at: Date) =>
+  db.write(({ db: d }) =>
+    d.agent.updateMany({
+      where: { id: { in: ids.map(Number) } },
+      data: { runState: "running", runStartedAt: at, launchSeq: 1 },
+    }),
+  );
+
 test("an idle leaf agent is nudged twice, then the owner is told; an agent that keeps calling tools is never nudged", async () => {
   const { coordinator: c, goal, token } = await goalWithCoordinator(server);
   await call(c, "declare_plan", { tasks: [task("idle"), task("busy")] });
@@ -141,6 +150,17 @@ test("an idle leaf agent is nudged twice, then the owner is told; an agent that 
   );
   await call(busy, "whoami");
   const clock = testClock();
+  // Nobody launched `idle` yet (queued): not running, so not idle, however long it waits (issue 11).
+  clock.advance(timings.idleNudgeS * 10);
+  await watchdog.watchdogPass(clock.now());
+  assert.ok(
+    !(await events(server, token, goal.goal_id)).some(
+      (e) => e.event.startsWith("watchdog.idle") || e.event === "idle.escalated_to_user",
+    ),
+    "an agent nobody launched is never nudged",
+  );
+  // A runner launches both now: idleness counts from the launch.
+  await launched([idle, busy.id], clock.now());
   // `busy` calls a tool at every moment the watchdog looks; `idle` never does. A call at the test's time
   // is recorded by the hook every agent tool call runs first (the one /mcp runs).
   const busyCalls = () =>

@@ -89,6 +89,9 @@ const agent = (over: Partial<Candidate> = {}): Candidate => ({
   idleStage: 0,
   idleStageAt: null,
   terminatePostedAt: null,
+  runnerManaged: true,
+  runState: "running",
+  runStartedAt: t0,
   leaf: true,
   ...over,
 });
@@ -121,6 +124,24 @@ test("watchdog ladders on a given clock: each step falls due exactly at its thre
     undefined,
     "activity after nudge #1 starts the ladder over",
   );
+  // Idleness counts from the launch, for running agents only (issue 11).
+  for (const runState of ["queued", "starting", "backoff", "exited", "crashed", null]) {
+    assert.equal(
+      idleStep(agent({ runState, runStartedAt: runState === "starting" ? null : t0 }), at(10_000), T),
+      undefined,
+      `a ${runState ?? "never launched"} agent is not running, not idle`,
+    );
+  }
+  const launchedLate = agent({ runStartedAt: at(5_000) });
+  assert.equal(idleStep(launchedLate, at(5_119), T), undefined, "counted from the launch, not creation");
+  assert.equal(typeof idleStep(launchedLate, at(5_120), T), "function");
+  const registered = agent({ runnerManaged: false, runState: null, runStartedAt: null });
+  assert.equal(
+    idleStep(registered, at(10_000), T),
+    undefined,
+    "a registered agent never started is not idle",
+  );
+  assert.equal(typeof idleStep({ ...registered, lastToolCallAt: at(100) }, at(220), T), "function");
 
   const ending = agent({ terminatePostedAt: at(10) });
   assert.equal(terminateGraceStep(ending, at(69), T), undefined);

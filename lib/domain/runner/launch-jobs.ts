@@ -61,6 +61,9 @@ export type AgentJob = {
   runtime: "claude-code" | "command";
   command: { cmd: string; args?: string[] } | null;
   model: string | null;
+  /** claude-code: the template's permission mode (null: `default`) and the runtime tools it allows. */
+  permission_mode: string | null;
+  allowed_tools: string[];
   system_prompt: string;
   env: Record<string, string>;
   resume_session_id: string | null;
@@ -108,6 +111,8 @@ type SkillRow = {
   runtime: string;
   commandJson: string | null;
   envJson: string | null;
+  permissionMode: string | null;
+  allowedToolsJson: string | null;
 };
 
 /** Take one launchable agent whose template's runtime the runner offers; null when there is none. */
@@ -142,9 +147,14 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
           runnerInstance: holderOf(r, instance),
           launchSeq: a.launchSeq + 1,
           leaseUntil: new Date(now.getTime() + leaseMs()),
+          runStartedAt: null,
         },
       });
       if (count !== 1) continue;
+      // The previous launch ran and its runner vanished (the lease expired): its totals are closed here.
+      if (a.runStartedAt && (a.runState === "starting" || a.runState === "running")) {
+        await appendRunCost(u, a, a.launchSeq, "lease_expired", now);
+      }
       const leader = a.leaderId ? await u.db.agent.findUnique({ where: { id: a.leaderId } }) : null;
       const prompt = a.systemPrompt ?? skill?.systemPrompt.replaceAll("{role_description}", a.role) ?? "";
       const identity = `\n\nYou are agent ${a.name} (#${a.id}), role ${a.role}, on goal #${a.goalId} "${a.goal.title}". Your leader: ${leader ? `${leader.name} (#${leader.id})` : "the owner"}.${a.teamId ? ` Your team: ${a.teamId}.` : ""}`;
@@ -158,6 +168,8 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
         runtime,
         command: skill?.commandJson ? (JSON.parse(skill.commandJson) as AgentJob["command"]) : null,
         model: a.model ?? skill?.model ?? null,
+        permission_mode: skill?.permissionMode ?? null,
+        allowed_tools: skill?.allowedToolsJson ? (JSON.parse(skill.allowedToolsJson) as string[]) : [],
         system_prompt: prompt + identity,
         env: {
           ...(skill?.envJson ? (JSON.parse(skill.envJson) as Record<string, string>) : {}),
@@ -324,6 +336,9 @@ export const stateInput = launchRef.extend({
   exit_code: z.number().int().nullish(),
   signal: z.string().max(40).nullish(),
   error: z.string().max(OUTPUT_CAP).nullish(),
+  /** The runtime found that this launch cannot work (no model credential, refused by the model API): a
+   * crash (backoff, the count) whose reason the owner is shown. */
+  launch_failed: z.boolean().default(false),
 });
 
 /**
@@ -343,7 +358,7 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
     if (s.state === "running") {
       const { count } = await u.db.agent.updateMany({
         where: { id: a.id, launchSeq: s.launch, runState: "starting" },
-        data: { runState: "running", leaseUntil: new Date(now.getTime() + leaseMs()) },
+        data: { runState: "running", leaseUntil: new Date(now.getTime() + leaseMs()), runStartedAt: now },
       });
       if (count === 1) {
         await appendEvent(u, {
@@ -392,8 +407,9 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
       const runState: RunState = requeue ? "queued" : "exited";
       await u.db.agent.update({
         where: { id: a.id },
-        data: { runState, leaseUntil: null, crashStreak: 0, relaunchAt: null },
+        data: { runState, leaseUntil: null, crashStreak: 0, relaunchAt: null, runError: null },
       });
+      await appendRunCost(u, a, s.launch, requeue ? "stopped" : "exited", now);
       if (!terminated) {
         await appendEvent(u, {
           ...base,
@@ -423,8 +439,10 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         crashStreak: streak,
         leaseUntil: null,
         relaunchAt: final ? null : new Date(now.getTime() + delay),
+        runError: s.error ?? (s.exit_code != null ? `exit code ${s.exit_code}` : (s.signal ?? "crashed")),
       },
     });
+    await appendRunCost(u, a, s.launch, "crashed", now);
     await appendEvent(u, {
       ...base,
       name: "agent_crashed",
@@ -435,12 +453,62 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         error,
         launch: s.launch,
         restart_in_ms: final ? null : delay,
+        ...(s.launch_failed ? { launch_failed: true } : {}),
       },
     });
     if (final && !terminated) await tellCrashed(u, a, streak, error);
     if (!final) u.notify(LAUNCH_TOPIC);
     return { run_state: runState };
   }, "runner.state");
+}
+
+/**
+ * `run.cost` (the original orchestrator's name): the totals of one launch, appended when it ends (exit,
+ * crash, stop) or, for a launch whose runner vanished, when the next launch takes the agent. Sums the
+ * usage recorded for the agent since the launch reported running — the runner's `turn.usage` reports and
+ * whatever the agent reported itself with `report_usage` (a `command` agent). Nothing for a launch that
+ * never ran.
+ */
+async function appendRunCost(
+  u: Unit,
+  a: { id: number; goalId: number; teamId: string | null; runStartedAt: Date | null },
+  launch: number,
+  reason: "exited" | "stopped" | "crashed" | "lease_expired",
+  now: Date,
+) {
+  if (!a.runStartedAt) return;
+  const rows = await u.db.usage.findMany({
+    where: { agentId: a.id, createdAt: { gte: a.runStartedAt } },
+    select: {
+      inputTokens: true,
+      outputTokens: true,
+      cacheReadTokens: true,
+      cacheWriteTokens: true,
+      tokens: true,
+      cents: true,
+      micros: true,
+    },
+  });
+  const sum = (k: keyof (typeof rows)[number]) => rows.reduce((n, r) => n + r[k], 0);
+  const cents = sum("cents") + sum("micros") / 1_000_000;
+  await appendEvent(u, {
+    goalId: a.goalId,
+    agentId: a.id,
+    teamId: a.teamId,
+    name: "run.cost",
+    data: {
+      launch,
+      reason,
+      reports: rows.length,
+      input_tokens: sum("inputTokens"),
+      output_tokens: sum("outputTokens"),
+      cache_read_tokens: sum("cacheReadTokens"),
+      cache_write_tokens: sum("cacheWriteTokens"),
+      tokens: sum("tokens"),
+      cost_usd: Number((cents / 100).toFixed(6)),
+      duration_s: Math.round((now.getTime() - a.runStartedAt.getTime()) / 1000),
+    },
+  });
 }
 
 /** The one notice of a `crashed` agent: to its leader's inbox and to the owner in the goal channel. */
@@ -653,6 +721,7 @@ export async function goalRunStates(goalId: number) {
         launchSeq: true,
         crashStreak: true,
         runnerInstance: true,
+        runError: true,
       },
     }),
   );
@@ -663,5 +732,7 @@ export async function goalRunStates(goalId: number) {
     launches: a.launchSeq,
     crashes_in_a_row: a.crashStreak,
     runner: a.runnerInstance,
+    /** Why the last launch failed or crashed (null after a clean exit). */
+    last_error: a.runError,
   }));
 }

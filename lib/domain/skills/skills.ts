@@ -2,6 +2,9 @@ import { z } from "zod";
 import { type ReadUnit, read, type Unit, write } from "@/lib/db";
 import { DomainError, notFound } from "@/lib/errors";
 
+/** Claude Code permission modes a template may name (docs/runtimes.md). */
+export const PERMISSION_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"] as const;
+
 /** A skill name: how plans and teams refer to a template (`engineer`, `junior_engineer`). */
 export const skillName = z
   .string()
@@ -32,6 +35,10 @@ export const skillInput = z.strictObject({
       z.string().max(10_000),
     )
     .nullish(),
+  // issue 11: the claude-code runtime's permission mode and its own tools allowed without asking
+  // (docs/runtimes.md). Nothing is ever prompted: a tool the mode would ask about is denied (an event).
+  permission_mode: z.enum(PERMISSION_MODES).nullish(),
+  allowed_tools: z.array(z.string().trim().min(1).max(200)).max(100).nullish(),
 });
 export type SkillInput = z.input<typeof skillInput>;
 
@@ -44,6 +51,8 @@ export type SkillView = {
   runtime: string;
   command: { cmd: string; args?: string[] } | null;
   env: Record<string, string> | null;
+  permission_mode: string | null;
+  allowed_tools: string[] | null;
   builtin: boolean;
   updated_at: string;
 };
@@ -99,6 +108,8 @@ type SkillRow = {
   runtime: string;
   commandJson: string | null;
   envJson: string | null;
+  permissionMode: string | null;
+  allowedToolsJson: string | null;
   builtin: boolean;
   updatedAt: Date;
 };
@@ -113,6 +124,8 @@ function view(s: SkillRow): SkillView {
     runtime: s.runtime,
     command: s.commandJson ? (JSON.parse(s.commandJson) as SkillView["command"]) : null,
     env: s.envJson ? (JSON.parse(s.envJson) as Record<string, string>) : null,
+    permission_mode: s.permissionMode,
+    allowed_tools: s.allowedToolsJson ? (JSON.parse(s.allowedToolsJson) as string[]) : null,
     builtin: s.builtin,
     updated_at: s.updatedAt.toISOString(),
   };
@@ -201,6 +214,10 @@ export async function saveSkill(input: SkillInput, opts: { create: boolean }): P
       ...(data.runtime !== undefined && { runtime: data.runtime }),
       ...(data.command !== undefined && { commandJson: data.command ? JSON.stringify(data.command) : null }),
       ...(data.env !== undefined && { envJson: data.env ? JSON.stringify(data.env) : null }),
+      ...(data.permission_mode !== undefined && { permissionMode: data.permission_mode ?? null }),
+      ...(data.allowed_tools !== undefined && {
+        allowedToolsJson: data.allowed_tools ? JSON.stringify(data.allowed_tools) : null,
+      }),
     };
     const row = existing
       ? await db.skill.update({ where: { name: data.name }, data: fields })

@@ -22,6 +22,10 @@ export type Candidate = {
   idleStage: number;
   idleStageAt: Date | null;
   terminatePostedAt: Date | null;
+  /** Started by a runner (issue 11), its run state and when its current launch reported running. */
+  runnerManaged: boolean;
+  runState: string | null;
+  runStartedAt: Date | null;
   /** Leads nobody (no follower, no team): only leaves can be idle. */
   leaf: boolean;
 };
@@ -49,6 +53,7 @@ export async function watchdogCandidates(u: ReadUnit): Promise<Candidate[]> {
             a."reviewPending", a."reviewPendingAt", a."reviewStage", a."reviewStageAt",
             a."terminationRequested", a."terminationRequestedAt", a."termReqStage", a."termReqStageAt",
             a."idleStage", a."idleStageAt", a."terminatePostedAt",
+            a."runnerManaged", a."runState", a."runStartedAt",
             CASE WHEN EXISTS (SELECT 1 FROM "Agent" c WHERE c."leaderId" = a.id)
                    OR EXISTS (SELECT 1 FROM "Team" t WHERE t."leaderId" = a.id) THEN 0 ELSE 1 END AS leaf
      FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId"
@@ -66,6 +71,8 @@ export async function watchdogCandidates(u: ReadUnit): Promise<Candidate[]> {
     termReqStageAt: date(r.termReqStageAt),
     idleStageAt: date(r.idleStageAt),
     terminatePostedAt: date(r.terminatePostedAt),
+    runnerManaged: toBool(r.runnerManaged),
+    runStartedAt: date(r.runStartedAt),
     leaf: toBool(r.leaf),
   }));
 }

@@ -13,7 +13,7 @@ import type { WatchdogTimings } from "./timings";
  *
  *   review pending → ping #1 to the leader after reviewPingS, ping #2 after as long again, then the owner;
  *   termination requested → the same ladder;
- *   idle leaf agent (no tool call for idleNudgeS) → nudge #1, #2 every reviewPingS, then the owner;
+ *   idle leaf agent (running, and no tool call for idleNudgeS) → nudge #1, #2 every reviewPingS, then the owner;
  *   terminate sentinel unread after terminateGraceS → ended (`terminate.forced`, reason `watchdog_grace`).
  *
  * `now` is the caller's clock: production passes the wall clock, tests a clock they advance.
@@ -152,10 +152,25 @@ export function terminationRequestStep(a: Candidate, now: Date, t: WatchdogTimin
   });
 }
 
-/** A leaf agent without a tool call for a while: nudge it twice, then tell the owner. */
+/**
+ * When a running agent's idleness starts counting, or undefined for an agent that is not running (issue 11):
+ * a runner-managed agent counts only while a launch runs, from that launch (or its last tool call since); an
+ * agent started elsewhere (registered with its own key) counts from its last tool call — until it has made
+ * one, nobody has started it. A queued, crashed or exited agent, or one nobody launched, is not idle.
+ */
+export function idleSince(a: Candidate): number | undefined {
+  if (a.runnerManaged) {
+    if (a.runState !== "running" || !a.runStartedAt) return undefined;
+    return Math.max(ms(a.lastToolCallAt), ms(a.runStartedAt));
+  }
+  return a.lastToolCallAt ? ms(a.lastToolCallAt) : undefined;
+}
+
+/** A running leaf agent without a tool call for a while: nudge it twice, then tell the owner. */
 export function idleStep(a: Candidate, now: Date, t: WatchdogTimings): Step | undefined {
   if (!a.leaf || a.reviewPending || a.terminationRequested) return undefined;
-  const activity = Math.max(ms(a.lastToolCallAt), ms(a.createdAt));
+  const activity = idleSince(a);
+  if (activity === undefined) return undefined;
   // Activity after the last step restarts the ladder.
   const stage = a.idleStage > 0 && activity > ms(a.idleStageAt) ? 0 : a.idleStage;
   const p = t.reviewPingS;

@@ -19,7 +19,7 @@ import {
   RUNNER_FED_HIDDEN_HUB_TOOLS,
 } from "./claude-code-policy";
 import { AsyncQueue } from "./queue";
-import type { AgentLaunch, AgentSession, Runtime, RuntimeEvent } from "./types";
+import type { AgentLaunch, AgentSession, Delivery, Runtime, RuntimeEvent } from "./types";
 
 /**
  * The `claude-code` runtime (issue 11): real Claude Code through the TypeScript Claude Agent SDK in
@@ -137,6 +137,25 @@ function saveCost(workspace: string, sessionId: string, total: number): void {
   fs.writeFileSync(costFile(workspace), JSON.stringify({ [sessionId]: total }));
 }
 
+/**
+ * Model API errors after which no turn can work (Claude Code's `SDKAssistantMessageError`): the credential
+ * is missing or refused, the account or model cannot be used. Claude Code answers them as the turn's text
+ * ("Not logged in · Please run /login") or retries them for minutes (a 401 behind a custom base URL); the
+ * runtime ends the session at the first sign instead, as a failed launch.
+ */
+const CREDENTIAL_ERRORS = new Set([
+  "authentication_failed",
+  "oauth_org_not_allowed",
+  "account_on_hold",
+  "verification_required",
+  "billing_error",
+  "cloud_credential_error",
+  "model_not_found",
+]);
+
+const CREDENTIAL_HELP =
+  "The runner needs a model credential: ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN, Bedrock/Vertex settings) in its environment, or CLAUDE_CONFIG_DIR naming a logged-in Claude config directory (docs/runtimes.md, Model credentials).";
+
 /** One user message of the session's streaming input (a turn). */
 function userMessage(text: string): SDKUserMessage {
   return {
@@ -154,6 +173,10 @@ class ClaudeCodeSession implements AgentSession {
     accepted: () => void;
     refused: (e: Error) => void;
   }>();
+  /** Turns taken by Claude Code and not ended yet (oldest first): each settles its delivery's `done`. */
+  private readonly turns: { resolve: () => void; reject: (e: Error) => void }[] = [];
+  /** Why this launch cannot work (set once; the session is ended at once). */
+  private fatal: string | undefined;
   private readonly abort = new AbortController();
   private child: ChildProcess | undefined;
   private childExit: Promise<{ code: number | null; signal: string | null }> | undefined;
@@ -182,12 +205,35 @@ class ClaudeCodeSession implements AgentSession {
     return this.out;
   }
 
-  deliver(text: string): Promise<void> {
+  deliver(text: string): Promise<Delivery> {
     if (this.input.closed)
       return Promise.reject(new Error("the session has ended; nothing can be delivered"));
+    let turn: { resolve: () => void; reject: (e: Error) => void } = { resolve() {}, reject() {} };
+    const done = new Promise<void>((resolve, reject) => {
+      turn = { resolve, reject };
+    });
+    done.catch(() => {}); // a caller that does not wait for the turn is not an unhandled rejection
     return new Promise((accepted, refused) =>
-      this.input.push({ message: userMessage(text), accepted, refused }),
+      this.input.push({
+        message: userMessage(text),
+        accepted: () => {
+          this.turns.push(turn);
+          accepted({ done });
+        },
+        refused,
+      }),
     );
+  }
+
+  /** The launch cannot work: fail the turns in progress (their messages stay unacknowledged) and end now. */
+  private fail(error: string): void {
+    if (this.fatal) return;
+    this.fatal = error;
+    for (const t of this.turns.splice(0)) t.reject(new Error(error));
+    this.input.close();
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null)
+      this.child.kill("SIGKILL");
+    this.abort.abort();
   }
 
   async stop(): Promise<void> {
@@ -302,6 +348,7 @@ class ClaudeCodeSession implements AgentSession {
           stdio: ["pipe", "pipe", "pipe"],
         });
         this.child = child;
+        if (child.pid) this.launch.onProcess?.({ pid: child.pid, group: false });
         this.childExit = new Promise((resolve) =>
           child.once("exit", (code, signal) => resolve({ code, signal })),
         );
@@ -321,27 +368,44 @@ class ClaudeCodeSession implements AgentSession {
       const q = query({ prompt: this.prompts(), options: this.options() });
       for await (const m of q) this.handle(m);
     } catch (e) {
-      if (!this.killed) error = e instanceof Error ? e.message : String(e);
+      if (!this.killed && !this.fatal) error = e instanceof Error ? e.message : String(e);
     }
     this.input.close();
     for (const item of this.input.drain())
       item.refused(new Error("the session ended before this was delivered"));
+    for (const t of this.turns.splice(0)) t.reject(new Error("the session ended before its turn did"));
     const exit = this.childExit ? await this.childExit : { code: null, signal: null };
-    if (!error && exit.code !== 0 && exit.code !== null && this.stderrTail) error = this.stderrTail.trim();
-    this.out.push({ type: "exit", code: exit.code, signal: exit.signal, ...(error ? { error } : {}) });
+    if (this.fatal) error = this.fatal;
+    else if (!error && exit.code !== 0 && exit.code !== null && this.stderrTail)
+      error = this.stderrTail.trim();
+    this.out.push({
+      type: "exit",
+      code: exit.code,
+      signal: exit.signal,
+      ...(error ? { error } : {}),
+      ...(this.fatal ? { launchFailed: true } : {}),
+    });
     this.out.close();
   }
 
   private handle(m: SDKMessage): void {
+    if (this.fatal) return;
     switch (m.type) {
       case "system":
+        // A refused credential behind a custom base URL: Claude Code would retry it for minutes.
+        if (m.subtype === "api_retry" && CREDENTIAL_ERRORS.has(m.error)) {
+          this.fail(
+            `Claude Code cannot use the model: the API answered ${m.error_status ?? "an error"} (${m.error}). ${CREDENTIAL_HELP}`,
+          );
+          return;
+        }
         if (m.subtype === "init" && m.session_id !== this.sessionId) {
           this.sessionId = m.session_id;
           if (!this.launch.model) this.model = m.model;
           this.out.push({ type: "session", sessionId: m.session_id });
         }
         return;
-      case "assistant":
+      case "assistant": {
         if (m.parent_tool_use_id) return;
         for (const b of m.message.content) {
           if (b.type === "text" && b.text) this.out.push({ type: "assistant_text", text: b.text });
@@ -350,7 +414,18 @@ class ClaudeCodeSession implements AgentSession {
             this.out.push({ type: "tool_called", toolUseId: b.id, name: b.name, input: b.input });
           }
         }
+        // "Not logged in · Please run /login" arrives as the turn's (synthetic) answer.
+        if (m.error && CREDENTIAL_ERRORS.has(m.error)) {
+          const said = m.message.content
+            .map((b) => (b.type === "text" ? b.text : ""))
+            .join(" ")
+            .trim();
+          this.fail(
+            `Claude Code cannot use the model: "${said || m.error}" (${m.error}). ${CREDENTIAL_HELP}`,
+          );
+        }
         return;
+      }
       case "user": {
         if (m.parent_tool_use_id) return;
         const content = m.message.content;
@@ -372,6 +447,16 @@ class ClaudeCodeSession implements AgentSession {
         return;
       }
       case "result": {
+        // A turn that ended on a model API error did no work: the launch failed (its message stays pending).
+        if (m.is_error && m.terminal_reason === "api_error") {
+          const said = "result" in m ? m.result : m.subtype;
+          const status = "api_error_status" in m ? m.api_error_status : null;
+          const auth = status === 401 || status === 403;
+          this.fail(
+            `Claude Code's turn ended on a model API error: "${said}".${auth ? ` ${CREDENTIAL_HELP}` : ""}`,
+          );
+          return;
+        }
         // `usage` is this turn's; `total_cost_usd` and `modelUsage` run over the whole session.
         const turnCost = Math.max(0, m.total_cost_usd - this.costSoFar);
         this.costSoFar = m.total_cost_usd;
@@ -389,6 +474,9 @@ class ClaudeCodeSession implements AgentSession {
           costUsd: Number(turnCost.toFixed(6)),
         });
         this.out.push({ type: "turn.end", isError: m.is_error });
+        // Claude Code may fold messages queued during a turn into one: none queued, every taken turn ended.
+        if (!m.queued_turn_count) for (const t of this.turns.splice(0)) t.resolve();
+        else this.turns.shift()?.resolve();
         return;
       }
     }

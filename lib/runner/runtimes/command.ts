@@ -79,6 +79,7 @@ export const commandRuntime: Runtime = {
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
+    if (child.pid) launch.onProcess?.({ pid: child.pid, group: true });
     const signalGroup = (sig: NodeJS.Signals) => {
       try {
         if (child.pid) process.kill(-child.pid, sig);

@@ -23,6 +23,9 @@ export type AgentLaunch = {
    * the mode would ask about is denied (a `tool_denied` event). */
   permissionMode?: string;
   allowedTools?: string[];
+  /** Told the pid of each agent program the runtime starts (and whether it leads its own process group),
+   * so the runner can end it if the runner itself dies (docs/runner.md, "Orphans"). */
+  onProcess?: (p: { pid: number; group: boolean }) => void;
   /** The agent's own working directory (never the hub's data directory). */
   workspace: string;
   /** Extra environment for the agent program (task context, secrets once they exist). */
@@ -54,11 +57,18 @@ export type RuntimeEvent =
   | { type: "turn.end"; isError: boolean }
   /** stdout/stderr of a `command` agent, line by line. */
   | { type: "output"; stream: "stdout" | "stderr"; line: string }
-  | { type: "exit"; code: number | null; signal: string | null; error?: string };
+  /** The last event. `launchFailed`: the runtime found the launch cannot work (no model credential, the
+   * model API refusing it): a crash whose `error` tells the owner why. */
+  | { type: "exit"; code: number | null; signal: string | null; error?: string; launchFailed?: boolean };
+
+/** A message taken by the runtime. `done` settles when the turn it started has ended: resolved when the turn
+ * completed, rejected when it failed (the launch cannot work) or the session ended first. */
+export type Delivery = { done: Promise<void> };
 
 export interface AgentSession {
-  /** Deliver one inbox message as a user turn; resolves once the runtime has accepted it. */
-  deliver(text: string): Promise<void>;
+  /** Deliver one inbox message as a user turn; resolves once the runtime has accepted it (rejects once the
+   * session has ended). The runner acknowledges the message only after `done` resolved. */
+  deliver(text: string): Promise<Delivery>;
   /** Whether this runtime takes deliveries (claude-code) or reads its own inbox over MCP (command). */
   readonly fedByRunner: boolean;
   /** End the session cleanly (the agent consumed its terminate sentinel); resolves when it has exited. */
