@@ -76,8 +76,14 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 <td className="px-5 py-2.5 text-slate-600">{a.leader_label}</td>
                 <td className="px-5 py-2.5 tabular-nums text-slate-600">{a.spawn_depth}</td>
                 <td className="px-5 py-2.5">
-                  <StatusBadge status={a.status} />
-                  {a.quarantined ? (
+                  {a.status === "quarantined" ? (
+                    <span data-testid="quarantined">
+                      <StatusBadge status={a.status} />
+                    </span>
+                  ) : (
+                    <StatusBadge status={a.status} />
+                  )}
+                  {a.quarantined && a.status !== "quarantined" ? (
                     <span className="ml-1" data-testid="quarantined">
                       <Badge tone="red">quarantined</Badge>
                     </span>

@@ -154,3 +154,82 @@ test("three concurrent lifts: exactly one wins", async () => {
   );
   assert.equal(ev, 1);
 });
+
+test("list_peers shows a quarantined agent as `quarantined`, and `active` again once lifted", async () => {
+  const g = await goalWithAgents(h, 2);
+  const [coord, a, b] = g.agents;
+  assert.ok(coord && a && b);
+  type Peers = { peers: { agent_id: string; status: string }[] };
+  const statusOf = async (viewer: typeof a, id: string) =>
+    sc<Peers>(await viewer.client.callTool({ name: "list_peers", arguments: { scope: "all" } })).peers.find(
+      (p) => p.agent_id === id,
+    )?.status;
+  assert.equal(await statusOf(b, a.id), "active");
+  await verdict(g.goal.goal_id, Number(a.id), -1, 30);
+  await verdict(g.goal.goal_id, Number(a.id), -1, 31);
+  assert.equal(await statusOf(b, a.id), "quarantined");
+  assert.equal(await statusOf(a, a.id), "quarantined", "the agent sees its own quarantine");
+  // A teammate's default scope (team) shows it too.
+  const team = sc<Peers>(await b.client.callTool({ name: "list_peers", arguments: {} }));
+  assert.equal(team.peers.find((p) => p.agent_id === a.id)?.status, "quarantined");
+  await g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: Number(a.id) } });
+  assert.equal(await statusOf(b, a.id), "active");
+});
+
+test("the quarantine card's Terminate: the agent and its subtree get terminate sentinels, its leader is told", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  const coordId = Number(g.agents[0]?.id);
+  const child = await h.createAgent({ goal: g.goal.goal_id, name: "under-quarantined", leader: agentId });
+  await verdict(g.goal.goal_id, agentId, -1, 40);
+  await verdict(g.goal.goal_id, agentId, -1, 41);
+  const qs = await rest(g.token, "GET", "/api/questions");
+  const card = (
+    qs.json.questions as {
+      qid: string;
+      origin: string;
+      asker: { agent_id: string };
+      questions: { options: { label: string }[] }[];
+    }[]
+  ).find((q) => q.origin === "quarantine" && q.asker.agent_id === String(agentId));
+  assert.ok(card, JSON.stringify(qs.json));
+  assert.deepEqual(
+    card.questions[0]?.options.map((o) => o.label),
+    ["Lift quarantine", "Keep quarantined", "Terminate"],
+  );
+  const answered = await h.fetch(`/api/questions/${card.qid}/answer`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${g.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ answers: [{ selected_labels: ["Terminate"] }] }),
+  });
+  assert.equal(answered.status, 200, await answered.clone().text());
+  const rows = await db.read(({ db: d }) =>
+    d.agent.findMany({ where: { id: { in: [agentId, child.agent_id] } }, orderBy: { id: "asc" } }),
+  );
+  assert.ok(
+    rows.every((r) => r.terminatePostedAt !== null),
+    "sentinels to the agent and its child",
+  );
+  const sentinels = await db.read(({ db: d }) =>
+    d.message.count({ where: { recipientAgentId: { in: [agentId, child.agent_id] }, kind: "terminate" } }),
+  );
+  assert.equal(sentinels, 2);
+  const forced = await db.read(({ db: d }) =>
+    d.event.findMany({ where: { goalId: g.goal.goal_id, name: "terminate.forced", agentId } }),
+  );
+  assert.equal((JSON.parse(forced[0]?.dataJson ?? "{}") as Json).reason, "owner_quarantine");
+  const told = await db.read(({ db: d }) =>
+    d.message.findMany({
+      where: { recipientAgentId: coordId, content: { contains: "terminated your quarantined" } },
+    }),
+  );
+  assert.equal(told.length, 1);
+  // list_peers: terminating wins over quarantined.
+  const peers = sc<{ peers: { agent_id: string; status: string }[] }>(
+    await (g.agents[0] as (typeof g.agents)[number]).client.callTool({
+      name: "list_peers",
+      arguments: { scope: "all" },
+    }),
+  );
+  assert.equal(peers.peers.find((p) => p.agent_id === String(agentId))?.status, "terminating");
+});

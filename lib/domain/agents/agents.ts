@@ -22,16 +22,21 @@ export const registerAgentInput = z.strictObject({
   leaderId: z.number().int().positive().optional(),
 });
 
-/** Status as `list_peers` reports it (`terminating`: a terminate sentinel waits unread in its inbox). */
+/**
+ * Status as `list_peers` reports it (`terminating`: a terminate sentinel waits unread in its inbox;
+ * `quarantined`: its reputation fell below 0.3 and the owner has not lifted it — it may claim no task).
+ */
 export function agentStatus(a: {
   status: string;
   terminateConsumed: boolean;
   terminationRequested: boolean;
   reviewPending: boolean;
   terminatePostedAt?: Date | null;
+  quarantinedAt?: Date | null;
 }): string {
   if (isTerminated(a)) return "terminated";
   if (a.terminatePostedAt) return "terminating";
+  if (a.quarantinedAt) return "quarantined";
   if (a.terminationRequested) return "termination_requested";
   if (a.reviewPending) return "review_pending";
   return "active";

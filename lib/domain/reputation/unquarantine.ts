@@ -24,7 +24,7 @@ export async function unquarantineAgent(ownerId: number, agentId: number) {
         details: { agent_id: agent.id },
       });
     }
-    return { agent_id: agent.id, status: agentStatus(agent) };
+    return { agent_id: agent.id, status: agentStatus({ ...agent, quarantinedAt: null }) };
   });
 }
 
