@@ -13,6 +13,8 @@ export type Caller =
       lastToolCallAt?: Date | null;
       /** `Agent.toolScopeJson` as read at authentication (null: every agent tool); lib/domain/agents/tool-scope.ts. */
       toolScopeJson?: string | null;
+      /** `Agent.autonomyTier` as read at authentication (absent: autonomous); lib/domain/agents/autonomy.ts. */
+      autonomyTier?: string;
     }
   | { kind: "owner"; userId: number; email: string };
 
@@ -45,9 +47,10 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
           name: string;
           lastToolCallAt: SqlDate | null;
           toolScopeJson: string | null;
+          autonomyTier: string;
         }
       >(
-        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson"
+        `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson", a."autonomyTier"
          FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId"
          WHERE k.hash = ? AND k."revokedAt" IS NULL`,
         hashSecret(secret),
@@ -62,6 +65,7 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
       name: row.name,
       lastToolCallAt: dateOrNull(row.lastToolCallAt),
       toolScopeJson: row.toolScopeJson,
+      autonomyTier: row.autonomyTier,
     };
   }
   if (secret.startsWith(OWNER_TOKEN_PREFIX)) {

@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { withUnitName } from "@/lib/db";
+import { enforceAutonomy } from "@/lib/domain/agents/autonomy";
 import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/lib/domain/agents/tool-scope";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
@@ -92,6 +93,7 @@ async function callTool(
     if (caller.kind === "agent") {
       await beforeAgentTool(caller, tool.name);
       await beforeBudgetedTool(caller, tool.name, parsed.data);
+      await enforceAutonomy(caller, tool.name, parsed.data);
     }
     const output = await withUnitName(
       tool.name,

@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { AUTONOMY_ORIGIN, approvalOutcomeText } from "@/lib/domain/agents/autonomy";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
@@ -30,12 +31,25 @@ export const RAISE_AND_RESUME = "Raise the budget and resume";
  *   agent itself when the owner is its leader).
  * - quarantine (issue 13): Lift quarantine lifts it (lib/domain/reputation/lift-quarantine.ts); Terminate
  *   ends it and its subtree (terminate-quarantined.ts); Keep does nothing.
+ * - autonomy (issue 13): the agent that asked for approval is told Allow / Deny (and why) and calls again.
  * - declined: the agent the question is about is told the owner declined, with the reason.
  */
 export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolution): Promise<void> {
   const agentId = q.askerId;
   const tell = (recipientAgentId: number, content: string, kind = "system") =>
     insertMessage(u, { goalId: q.goalId, recipientAgentId, sender: { kind: "system" }, kind, content });
+  if (q.origin === AUTONOMY_ORIGIN) {
+    // Issue 13: an approval request of the autonomy gate: the asker learns the decision and calls again.
+    const text = (JSON.parse(q.questionsJson) as { question: string }[])[0]?.question ?? "";
+    await tell(
+      agentId,
+      r.kind === "declined"
+        ? `[DENIED] qid=${q.id}: ${text}\nThe owner declined: ${r.reason}`
+        : approvalOutcomeText(q.id, text, r.answers[0]),
+      "approval_decision",
+    );
+    return;
+  }
   if (r.kind === "declined") {
     await tell(agentId, `The owner declined to answer the ${q.origin.replace("_", " ")}: ${r.reason}`);
     return;
