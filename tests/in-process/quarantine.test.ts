@@ -233,3 +233,15 @@ test("the quarantine card's Terminate: the agent and its subtree get terminate s
   );
   assert.equal(peers.peers.find((p) => p.agent_id === String(agentId))?.status, "terminating");
 });
+
+test("an approval never quarantines: a rejection then an approval (score 0, two verdicts) leaves the agent free; the next rejection quarantines", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  assert.deepEqual(await verdict(g.goal.goal_id, agentId, -1, 50), { score: 0, quarantined: false });
+  // Σ ≈ 0 (the older −1 has decayed a hair more than the +1, so the score is 0 or a sliver above it).
+  const approved = await verdict(g.goal.goal_id, agentId, 1, 51);
+  assert.ok(approved.score < 0.3, String(approved.score));
+  assert.equal(approved.quarantined, false);
+  assert.equal(await quarantinedAt(agentId), null);
+  assert.equal((await verdict(g.goal.goal_id, agentId, -1, 52)).quarantined, true);
+});

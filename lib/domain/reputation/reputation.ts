@@ -58,7 +58,7 @@ export const quarantines = (r: { score: number; verdicts: number }) =>
 
 /**
  * Write one evidence row (+1 approve / −1 reject) for the holder of a verified task, then quarantine
- * the agent when its score in that domain falls below 0.3 with at least MIN_VERDICTS_TO_QUARANTINE
+ * the agent when a rejection leaves its score in that domain below 0.3 with at least MIN_VERDICTS_TO_QUARANTINE
  * verdicts (never with no evidence, never on a first rejection alone) and tell the owner in the goal channel.
  */
 export async function recordVerdictEvidence(
@@ -84,7 +84,9 @@ export async function recordVerdictEvidence(
   );
   const rep = await reputationScore(u, key, domain);
   const score = rep.score;
-  if (!quarantines(rep) || agent.quarantinedAt) {
+  // Only a failing verdict quarantines: an approval never does, even when the score stays below 0.3
+  // (−1 then +1 sums to 0; quarantining the agent for an approved task would punish the good news).
+  if (e.delta > 0 || !quarantines(rep) || agent.quarantinedAt) {
     return { score, quarantined: agent.quarantinedAt !== null };
   }
   await u.sql.run(`UPDATE "Agent" SET "quarantinedAt" = ? WHERE id = ?`, new Date(), e.agentId);
