@@ -9,6 +9,7 @@ import { Panel } from "@/components/ui/panel";
 import { TableHead } from "@/components/ui/table-head";
 import type { listGoalAgents } from "@/lib/domain/agents/agents";
 import { AgentKeyNotice } from "./agent-key-notice";
+import { ReputationHistory } from "./reputation-history";
 
 export type AgentRow = Awaited<ReturnType<typeof listGoalAgents>>[number] & { leader_label: string };
 
@@ -102,6 +103,7 @@ export function AgentsPanel({ agents }: { agents: AgentRow[] }) {
                 >
                   {a.reputation.score.toFixed(2)}
                   <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
+                  <ReputationHistory history={a.reputation.history} />
                 </td>
                 <td
                   className="px-5 py-2.5 text-slate-600"

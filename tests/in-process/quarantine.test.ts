@@ -245,3 +245,30 @@ test("an approval never quarantines: a rejection then an approval (score 0, two 
   assert.equal(await quarantinedAt(agentId), null);
   assert.equal((await verdict(g.goal.goal_id, agentId, -1, 52)).quarantined, true);
 });
+
+test("GET /api/agents/:id/reputation: history, newest first, each entry with the domain score it left", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  await verdict(g.goal.goal_id, agentId, 1, 60);
+  await verdict(g.goal.goal_id, agentId, -1, 61);
+  const r = await rest(g.token, "GET", `/api/agents/${agentId}/reputation`);
+  assert.equal(r.status, 200);
+  type Entry = { kind: string; domain: string; delta: number; task_id: number | null; score_after: number };
+  const history = r.json.history as Entry[];
+  assert.deepEqual(
+    history.map((e) => [e.kind, e.domain, e.delta, e.task_id]),
+    [
+      ["verdict", "qa", -1, 61],
+      ["verdict", "qa", 1, 60],
+    ],
+  );
+  assert.ok(Math.abs((history[1]?.score_after ?? 0) - 1) < 1e-6, "after the approval: 1");
+  assert.ok((history[0]?.score_after ?? 1) < 0.01, "after the rejection: ~0");
+  // The goal page's agent rows carry the same history for the tooltip.
+  const { listGoalAgents } = await import("@/lib/domain/agents/agents");
+  const row = (await listGoalAgents(g.goal.goal_id)).find((a) => a.agent_id === agentId);
+  assert.deepEqual(
+    row?.reputation.history.map((e) => e.task_id),
+    [61, 60],
+  );
+});
