@@ -93,7 +93,7 @@ async function callTool(
     if (caller.kind === "agent") {
       await beforeAgentTool(caller, tool.name);
       await beforeBudgetedTool(caller, tool.name, parsed.data);
-      await enforceAutonomy(caller, tool.name, parsed.data);
+      await enforceAutonomy(caller, tool.name, parsed.data, GATE_CONTEXT);
     }
     const output = await withUnitName(
       tool.name,
@@ -121,6 +121,11 @@ async function callTool(
     return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call."));
   }
 }
+
+/** The autonomy gate checks a held propose_agent against the agent tool names, as the tool does. */
+const GATE_CONTEXT = {
+  agentTools: TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name),
+};
 
 /**
  * One JSON Schema validator for the process. Without it the SDK builds a fresh Ajv in every `new Server`,

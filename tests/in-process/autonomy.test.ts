@@ -214,3 +214,52 @@ test("assisted: claims freely, but propose_task_tree waits for approval of that 
   // Other content is another request.
   assert.equal(errorCode(await c.client.callTool(tree("Third tree"))), "approval_required");
 });
+
+test("a call that would fail anyway is not held: the tool's own error, and no request to the leader", async () => {
+  const g = await goalWithTask(2);
+  const [c, a, b] = g.agents;
+  assert.ok(c && a && b);
+  assert.equal(
+    errorCode(await b.client.callTool({ name: "claim_task", arguments: { task_id: g.taskId } })),
+    undefined,
+  );
+  await setTier(a.id, "supervised");
+  const taken = await a.client.callTool({ name: "claim_task", arguments: { task_id: g.taskId } });
+  assert.equal(errorCode(taken), "ErrAlreadyClaimed");
+  // propose_agent over the cap (a tool outside the proposer's scope) → the contract's code, not a request.
+  await db.write(({ db: d }) =>
+    d.agent.update({
+      where: { id: Number(a.id) },
+      data: { toolScopeJson: JSON.stringify(["read_inbox", "send_message", "propose_agent"]) },
+    }),
+  );
+  const a2 = await h.client(a.key);
+  const proposal = (extra: Json) => ({
+    name: "propose_agent",
+    arguments: {
+      goal_id: g.goal.goal_id,
+      parent_task_id: g.taskId,
+      name: `helper-${Math.random().toString(36).slice(2, 7)}`,
+      model: "claude-sonnet-4-5",
+      system_prompt: "You help with the user guide and report back when done.",
+      tool_scope: ["read_inbox"],
+      autonomy_tier: "supervised",
+      reason: "The guide needs a second pair of hands.",
+      ...extra,
+    },
+  });
+  const over = await a2.callTool(proposal({ tool_scope: ["read_inbox", "claim_task"] }));
+  assert.equal(errorCode(over), "ErrDelegationCapExceeded");
+  const asked = () =>
+    db.read(({ db: d }) => d.question.count({ where: { askerId: Number(a.id), origin: "autonomy" } }));
+  assert.equal(await asked(), 0);
+  // Within the cap: held for the leader; allowed → proposed.
+  const ok = proposal({});
+  const held = await a2.callTool(ok);
+  assert.equal(errorCode(held), "approval_required");
+  assert.equal(await asked(), 1);
+  assert.equal(errorCode(await answer(c.client, details(held).qid, "Allow")), undefined);
+  const proposed = await a2.callTool(ok);
+  assert.equal(errorCode(proposed), undefined, JSON.stringify(proposed));
+  assert.ok(sc<{ proposal_id: number }>(proposed).proposal_id > 0);
+});

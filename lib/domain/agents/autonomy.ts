@@ -2,9 +2,12 @@ import { createHash } from "node:crypto";
 import { type Unit, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import type { ProposeAgentInput } from "@/lib/domain/proposals/agent-proposal";
+import { checkAgentProposal } from "@/lib/domain/proposals/propose-agent";
 import { createQuestion, lockAsker } from "@/lib/domain/questions/ask-user";
 import type { AnswerOut, SubQuestion } from "@/lib/domain/questions/schemas";
 import { DomainError } from "@/lib/errors";
+import { isTerminated } from "./terminated";
 import { type AutonomyTier, tierRank } from "./tool-scope";
 
 /**
@@ -29,7 +32,9 @@ import { type AutonomyTier, tierRank } from "./tool-scope";
  * its target: the task (`claim_task`), the recipient (`send_message`: that agent from then on), the plan
  * task (`spawn_agent`), or the exact input (`propose_agent`, `propose_task_tree`, `create_team`: a changed
  * proposal needs a new approval). A Deny (or the owner declining) is final for that request; calling
- * again asks again.
+ * again asks again. A call that would fail anyway (a task that is not claimable, a terminated recipient, a
+ * proposal its own checks refuse, a closed goal) is not held: the tool answers with its own error, so a
+ * leader is never asked to approve what cannot happen.
  */
 export const ALLOW = "Allow";
 export const DENY = "Deny";
@@ -50,7 +55,18 @@ export function tierGates(tier: string | undefined, tool: string): boolean {
 }
 
 type Caller = { agentId: number; goalId: number; autonomyTier?: string };
-type Me = { id: number; name: string; goalId: number; leaderId: number | null; teamId: string | null };
+type Me = {
+  id: number;
+  name: string;
+  goalId: number;
+  leaderId: number | null;
+  teamId: string | null;
+  quarantinedAt: Date | null;
+};
+/** What the gate needs from the tool surface: the names of every agent tool (propose_agent's scope check). */
+export type GateContext = { agentTools: readonly string[] };
+/** Goal states that take proposals (propose_task_tree's own rule; a call outside them is the tool's to refuse). */
+const OPEN_GOAL = ["draft", "active", "stuck"];
 type Target = { key: string; what: string };
 
 const contentHash = (args: unknown) =>
@@ -78,18 +94,29 @@ async function targetOf(
   me: Me,
   tool: string,
   args: Record<string, unknown>,
+  ctx: GateContext,
 ): Promise<Target | null> {
   switch (tool) {
     case "claim_task": {
       const id = Number(args.task_id);
-      const task = await u.db.goalTask.findUnique({ where: { id }, select: { goalId: true, title: true } });
-      const title = task?.goalId === me.goalId ? ` "${task.title.slice(0, 200)}"` : "";
-      return { key: `task:${id}`, what: `claim goal task #${id}${title}` };
+      const task = await u.db.goalTask.findUnique({
+        where: { id },
+        select: { goalId: true, title: true, status: true, assigneeId: true },
+      });
+      // A claim that would fail anyway (another goal's task, not approved, taken, quarantined) is the tool's to refuse.
+      if (task?.goalId !== me.goalId || task.status !== "approved" || task.assigneeId !== null) return null;
+      if (me.quarantinedAt) return null;
+      return { key: `task:${id}`, what: `claim goal task #${id} "${task.title.slice(0, 200)}"` };
     }
     case "send_message": {
       const to = str(args.to);
       if (!/^\d{1,15}$/.test(to) || (await inTeam(u, me, Number(to)))) return null;
-      const name = (await u.db.agent.findUnique({ where: { id: Number(to) }, select: { name: true } }))?.name;
+      const rcpt = await u.db.agent.findUnique({
+        where: { id: Number(to) },
+        select: { name: true, status: true, terminateConsumed: true },
+      });
+      if (!rcpt || isTerminated(rcpt)) return null; // recipient_terminated is the tool's answer
+      const name = rcpt.name;
       const preview = str(args.content).slice(0, 300);
       return {
         key: `agent:${to}`,
@@ -101,15 +128,36 @@ async function targetOf(
         key: `plan_task:${str(args.task_id)}`,
         what: `spawn the agent of plan task "${str(args.task_id)}"`,
       };
-    case "propose_agent":
+    case "propose_agent": {
+      // The proposal's own checks first: a leader is never asked to approve a proposal that would be refused
+      // (or one already pending); the tool then answers with the contract's code.
+      try {
+        const checked = await checkAgentProposal(
+          u,
+          { agentId: me.id, goalId: me.goalId },
+          args as ProposeAgentInput,
+          ctx.agentTools,
+        );
+        if (checked.same) return null;
+      } catch (e) {
+        if (e instanceof DomainError) return null;
+        throw e;
+      }
       return {
         key: `content:${contentHash(args)}`,
         what: `propose a new agent "${str(args.name)}" (tier ${str(args.autonomy_tier)}, tools: ${
           Array.isArray(args.tool_scope) ? args.tool_scope.join(", ") : ""
         }) to the owner`,
       };
-    case "propose_task_tree":
+    }
+    case "propose_task_tree": {
+      const goal = await u.db.goal.findUnique({
+        where: { id: Number(args.goal_id) },
+        select: { status: true },
+      });
+      if (Number(args.goal_id) !== me.goalId || !goal || !OPEN_GOAL.includes(goal.status)) return null;
       return { key: `content:${contentHash(args)}`, what: "propose a task tree to the owner" };
+    }
     case "create_team":
       return {
         key: `content:${contentHash(args)}`,
@@ -146,17 +194,22 @@ const allowed = (q: { status: string; answersJson: string | null }) =>
  * (`state: "pending"`); otherwise a new request goes to the leader and the call is refused with
  * `state: "requested"` (after a Deny, `details.denied` carries the previous request and its reason).
  */
-export async function enforceAutonomy(caller: Caller, tool: string, args: unknown): Promise<void> {
+export async function enforceAutonomy(
+  caller: Caller,
+  tool: string,
+  args: unknown,
+  ctx: GateContext,
+): Promise<void> {
   const tier = caller.autonomyTier ?? "autonomous";
   if (!tierGates(tier, tool)) return;
   const input = (args ?? {}) as Record<string, unknown>;
   const held = await write(async (u) => {
     const me = await u.db.agent.findUnique({
       where: { id: caller.agentId },
-      select: { id: true, name: true, goalId: true, leaderId: true, teamId: true },
+      select: { id: true, name: true, goalId: true, leaderId: true, teamId: true, quarantinedAt: true },
     });
     if (!me) return null;
-    const target = await targetOf(u, me, tool, input);
+    const target = await targetOf(u, me, tool, input, ctx);
     if (!target) return null;
     await lockAsker(u, me.id);
     const fingerprint = `${AUTONOMY_ORIGIN}:${tool}:${target.key}`;
