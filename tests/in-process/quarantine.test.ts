@@ -272,3 +272,24 @@ test("GET /api/agents/:id/reputation: history, newest first, each entry with the
     [61, 60],
   );
 });
+
+test("lifting elsewhere closes the owner's pending quarantine card", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  await verdict(g.goal.goal_id, agentId, -1, 70);
+  await verdict(g.goal.goal_id, agentId, -1, 71);
+  const pendingCards = async () =>
+    (
+      (await rest(g.token, "GET", "/api/questions?status=pending")).json.questions as {
+        origin: string;
+        asker: { agent_id: string };
+      }[]
+    ).filter((q) => q.origin === "quarantine" && q.asker.agent_id === String(agentId)).length;
+  assert.equal(await pendingCards(), 1);
+  assert.equal((await rest(g.token, "POST", `/api/agents/${agentId}/unquarantine`)).status, 200);
+  assert.equal(await pendingCards(), 0);
+  const lifted = await db.read(({ db: d }) =>
+    d.event.count({ where: { goalId: g.goal.goal_id, name: "agent_unquarantined", agentId } }),
+  );
+  assert.equal(lifted, 1, "closing the card lifts nothing twice");
+});
