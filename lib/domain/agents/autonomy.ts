@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type Unit, write } from "@/lib/db";
+import { type ReadUnit, read, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import type { ProposeAgentInput } from "@/lib/domain/proposals/agent-proposal";
@@ -75,7 +75,7 @@ const contentHash = (args: unknown) =>
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** Whether `to` is in the caller's team for messaging (see above). An unknown recipient is left to send_message. */
-async function inTeam(u: Unit, me: Me, toId: number): Promise<boolean> {
+async function inTeam(u: ReadUnit, me: Me, toId: number): Promise<boolean> {
   const to = await u.db.agent.findUnique({
     where: { id: toId },
     select: { id: true, goalId: true, leaderId: true, teamId: true },
@@ -90,7 +90,7 @@ async function inTeam(u: Unit, me: Me, toId: number): Promise<boolean> {
 
 /** What the call would do, as the approver reads it; null when this call needs no approval. */
 async function targetOf(
-  u: Unit,
+  u: ReadUnit,
   me: Me,
   tool: string,
   args: Record<string, unknown>,
@@ -184,6 +184,9 @@ const approvalQuestion = (me: Me, tier: string, t: Target): SubQuestion[] => [
   },
 ];
 
+/** One approval request per agent, tool and target (stored as the question's fingerprint). */
+const requestKey = (tool: string, target: Target) => `${AUTONOMY_ORIGIN}:${tool}:${target.key}`;
+
 const allowed = (q: { status: string; answersJson: string | null }) =>
   q.status === "answered" &&
   (JSON.parse(q.answersJson ?? "[]") as AnswerOut[])[0]?.selected_labels[0] === ALLOW;
@@ -203,7 +206,8 @@ export async function enforceAutonomy(
   const tier = caller.autonomyTier ?? "autonomous";
   if (!tierGates(tier, tool)) return;
   const input = (args ?? {}) as Record<string, unknown>;
-  const held = await write(async (u) => {
+  // Read first: most gated calls of a supervised agent (messages inside its team, allowed targets) write nothing.
+  const pre = await read(async (u) => {
     const me = await u.db.agent.findUnique({
       where: { id: caller.agentId },
       select: { id: true, name: true, goalId: true, leaderId: true, teamId: true, quarantinedAt: true },
@@ -211,8 +215,22 @@ export async function enforceAutonomy(
     if (!me) return null;
     const target = await targetOf(u, me, tool, input, ctx);
     if (!target) return null;
+    const latest = await u.db.question.findFirst({
+      where: {
+        askerId: me.id,
+        origin: AUTONOMY_ORIGIN,
+        fingerprint: requestKey(tool, target),
+      },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      select: { status: true, answersJson: true },
+    });
+    return latest && allowed(latest) ? null : { me, target };
+  });
+  if (!pre) return;
+  const { me, target } = pre;
+  const held = await write(async (u) => {
     await lockAsker(u, me.id);
-    const fingerprint = `${AUTONOMY_ORIGIN}:${tool}:${target.key}`;
+    const fingerprint = requestKey(tool, target);
     const latest = await u.db.question.findFirst({
       where: { askerId: me.id, origin: AUTONOMY_ORIGIN, fingerprint },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],
