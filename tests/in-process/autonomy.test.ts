@@ -263,3 +263,29 @@ test("a call that would fail anyway is not held: the tool's own error, and no re
   assert.equal(errorCode(proposed), undefined, JSON.stringify(proposed));
   assert.ok(sc<{ proposal_id: number }>(proposed).proposal_id > 0);
 });
+
+test("assisted spawn_agent: a ready plan task is held for the leader (here the owner); an unknown one is the tool's unknown_task", async () => {
+  const { task } = await import("../helpers/teams");
+  const g = await goalWithAgents(h, 0);
+  const [c] = g.agents;
+  assert.ok(c);
+  assert.equal(
+    errorCode(await c.client.callTool({ name: "declare_plan", arguments: { tasks: [task("docs")] } })),
+    undefined,
+  );
+  await setTier(c.id, "assisted");
+  const unknown = await c.client.callTool({ name: "spawn_agent", arguments: { task_id: "nope" } });
+  assert.equal(errorCode(unknown), "unknown_task");
+  const held = await c.client.callTool({ name: "spawn_agent", arguments: { task_id: "docs" } });
+  assert.equal(errorCode(held), "approval_required");
+  assert.deepEqual([details(held).approver, details(held).target], ["__user__", "plan_task:docs"]);
+  const agents = () => db.read(({ db: d }) => d.agent.count({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(await agents(), 1, "nothing spawned while held");
+  const ans = await rest(g.token, "POST", `/api/questions/${details(held).qid}/answer`, {
+    answers: [{ selected_labels: ["Allow"] }],
+  });
+  assert.equal(ans.status, 200, JSON.stringify(ans.json));
+  const spawned = await c.client.callTool({ name: "spawn_agent", arguments: { task_id: "docs" } });
+  assert.equal(errorCode(spawned), undefined, JSON.stringify(spawned));
+  assert.equal(await agents(), 2);
+});

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type ReadUnit, read, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { activePlan } from "@/lib/domain/plans/plan-state";
 import type { ProposeAgentInput } from "@/lib/domain/proposals/agent-proposal";
 import { checkAgentProposal } from "@/lib/domain/proposals/propose-agent";
 import { createQuestion, lockAsker } from "@/lib/domain/questions/ask-user";
@@ -33,7 +34,7 @@ import { type AutonomyTier, tierRank } from "./tool-scope";
  * task (`spawn_agent`), or the exact input (`propose_agent`, `propose_task_tree`, `create_team`: a changed
  * proposal needs a new approval). A Deny (or the owner declining) is final for that request; calling
  * again asks again. A call that would fail anyway (a task that is not claimable, a terminated recipient, a
- * proposal its own checks refuse, a closed goal) is not held: the tool answers with its own error, so a
+ * plan task that is not ready, a proposal its own checks refuse, a closed goal) is not held: the tool answers with its own error, so a
  * leader is never asked to approve what cannot happen.
  */
 export const ALLOW = "Allow";
@@ -123,11 +124,19 @@ async function targetOf(
         what: `message ${name ?? "agent"} (#${to}), outside its team (first message: "${preview}")`,
       };
     }
-    case "spawn_agent":
+    case "spawn_agent": {
+      // Only a ready task of the caller's active plan can be spawned; anything else is the tool's to refuse.
+      const plan = await activePlan(u, me.id).catch((e: unknown) => {
+        if (e instanceof DomainError) return null;
+        throw e;
+      });
+      const planTask = plan?.tasks.find((t) => t.key === str(args.task_id));
+      if (planTask?.status !== "ready") return null;
       return {
         key: `plan_task:${str(args.task_id)}`,
         what: `spawn the agent of plan task "${str(args.task_id)}"`,
       };
+    }
     case "propose_agent": {
       // The proposal's own checks first: a leader is never asked to approve a proposal that would be refused
       // (or one already pending); the tool then answers with the contract's code.
