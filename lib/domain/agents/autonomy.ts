@@ -33,9 +33,9 @@ import { type AutonomyTier, tierRank } from "./tool-scope";
  * its target: the task (`claim_task`), the recipient (`send_message`: that agent from then on), the plan
  * task (`spawn_agent`), or the exact input (`propose_agent`, `propose_task_tree`, `create_team`: a changed
  * proposal needs a new approval). A Deny (or the owner declining) is final for that request; calling
- * again asks again. A call that would fail anyway (a task that is not claimable, a terminated recipient, a
- * plan task that is not ready, a proposal its own checks refuse, a closed goal) is not held: the tool answers with its own error, so a
- * leader is never asked to approve what cannot happen.
+ * again asks again. A call that would fail anyway (a task that is not claimable, a terminated recipient,
+ * a plan task that is not ready, a proposal its own checks refuse, a closed goal) is not held: the tool
+ * answers with its own error, so a leader is never asked to approve what cannot happen.
  */
 export const ALLOW = "Allow";
 export const DENY = "Deny";
