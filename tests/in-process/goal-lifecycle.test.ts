@@ -209,3 +209,42 @@ test("cancel: tasks cancelled, every agent gets a sentinel, proposals/questions/
   });
   assert.equal(errorCode(late), "ErrGoalNotOpen");
 });
+
+test("two cancels at once: one wins, the other is goal_finished; pausing a stuck goal and resuming it answers `stuck`", async () => {
+  const g = await goalWithAgents(h, 0);
+  const results = await Promise.all([
+    rest(g.token, "POST", `/api/goals/${g.goal.goal_id}/cancel`, {}),
+    rest(g.token, "POST", `/api/goals/${g.goal.goal_id}/cancel`, {}),
+  ]);
+  assert.deepEqual(results.map((r) => r.status).sort(), [200, 409]);
+  assert.equal(results.find((r) => r.status === 409)?.code, "goal_finished");
+  const cancelled = await db.read(({ db: d }) =>
+    d.event.count({ where: { goalId: g.goal.goal_id, name: "goal_cancelled" } }),
+  );
+  assert.equal(cancelled, 1);
+
+  // A stuck goal (its one task failed) paused by hand and resumed: resume_goal answers the state it resumed into.
+  const s = await goalWithAgents(h, 2);
+  const [c, a, b] = s.agents;
+  assert.ok(c && a && b);
+  const [taskId] = await approveTree(s.token, c.client, s.goal.goal_id, {
+    title: "Only task",
+    description: "The only task of the goal.",
+    verifier_config: { kind: "peer", agent_id: Number(b.id) },
+  });
+  await a.client.callTool({ name: "claim_task", arguments: { task_id: Number(taskId) } });
+  await a.client.callTool({
+    name: "complete_task",
+    arguments: { task_id: Number(taskId), summary: "Done." },
+  });
+  await b.client.callTool({
+    name: "verify_task",
+    arguments: { task_id: Number(taskId), verdict: "reject", reason: "No." },
+  });
+  assert.equal(await goalStatus(s.goal.goal_id), "stuck");
+  assert.equal((await rest(s.token, "POST", `/api/goals/${s.goal.goal_id}/pause`, {})).status, 200);
+  assert.equal(await goalStatus(s.goal.goal_id), "paused");
+  const resumed = await s.owner.callTool({ name: "resume_goal", arguments: { goal_id: s.goal.goal_id } });
+  assert.deepEqual(sc(resumed), { goal_id: s.goal.goal_id, status: "stuck" });
+  assert.equal(await goalStatus(s.goal.goal_id), "stuck");
+});
