@@ -212,7 +212,16 @@ test("assisted: claims freely, but propose_task_tree waits for approval of that 
   assert.equal(errorCode(await c.client.callTool(tree("Second tree"))), undefined);
   assert.equal(await proposals(), 2);
   // Other content is another request.
-  assert.equal(errorCode(await c.client.callTool(tree("Third tree"))), "approval_required");
+  const third = await c.client.callTool(tree("Third tree"));
+  assert.equal(errorCode(third), "approval_required");
+  // The owner declines it: the coordinator is told, with the reason; the tree is not proposed.
+  const declined = await rest(g.token, "POST", `/api/questions/${details(third).qid}/decline`, {
+    reason: "One tree at a time.",
+  });
+  assert.equal(declined.status, 200, JSON.stringify(declined.json));
+  const told = (await inbox(c.client)).filter((m) => m.kind === "approval_decision").at(-1);
+  assert.match(told?.content ?? "", /^\[DENIED\].*The owner declined: One tree at a time\./s);
+  assert.equal(await proposals(), 2);
 });
 
 test("a call that would fail anyway is not held: the tool's own error, and no request to the leader", async () => {
