@@ -11,6 +11,7 @@ import { Panel } from "@/components/ui/panel";
 import { TableHead } from "@/components/ui/table-head";
 import type { listGoalAgents } from "@/lib/domain/agents/agents";
 import { AgentKeyNotice } from "./agent-key-notice";
+import { ReputationHistory } from "./reputation-history";
 
 /**
  * One row per agent, in team-tree order (the owner, the coordinator, each leader followed by its members,
@@ -131,7 +132,13 @@ export function AgentsPanel({ goalId, agents }: { goalId: number; agents: AgentR
                 <td className="px-5 py-2 text-slate-600">{a.leader_label}</td>
                 <td className="px-5 py-2">
                   <div className="flex flex-wrap gap-1">
-                    <StatusBadge status={a.status} />
+                    {a.status === "quarantined" ? (
+                      <span data-testid="quarantined">
+                        <StatusBadge status={a.status} />
+                      </span>
+                    ) : (
+                      <StatusBadge status={a.status} />
+                    )}
                     {a.flags
                       .filter((f) => f !== a.status && f !== "terminate_consumed" && f !== "quarantined")
                       .map((f) => (
@@ -139,7 +146,7 @@ export function AgentsPanel({ goalId, agents }: { goalId: number; agents: AgentR
                           {f.replaceAll("_", " ")}
                         </Badge>
                       ))}
-                    {a.quarantined ? (
+                    {a.quarantined && a.status !== "quarantined" ? (
                       <span data-testid="quarantined">
                         <Badge tone="red">quarantined</Badge>
                       </span>
@@ -162,6 +169,7 @@ export function AgentsPanel({ goalId, agents }: { goalId: number; agents: AgentR
                 >
                   {a.reputation.score.toFixed(2)}
                   <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
+                  <ReputationHistory history={a.reputation.history} />
                 </td>
                 <td className="px-5 py-2 tabular-nums text-slate-600" data-testid="active-keys">
                   {a.active_keys}

@@ -12,6 +12,7 @@ const ORIGIN_LABEL: Record<string, string> = {
   termination_escalation: "forgotten termination",
   idle_escalation: "idle agent",
   quarantine: "quarantined agent",
+  autonomy: "approval request",
 };
 
 const who = (id: string, name: string | null) => (id === USER_SENTINEL ? "you" : `${name ?? "agent"} #${id}`);

@@ -20,6 +20,7 @@ const STATUS_TONES: Record<string, Tone> = {
   stuck: "red",
   cancelled: "red",
   terminated: "red",
+  quarantined: "red",
 };
 
 export function Badge({ tone = "slate", children }: { tone?: Tone; children: ReactNode }) {

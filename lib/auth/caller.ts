@@ -15,6 +15,8 @@ export type Caller =
       lastToolCallAt?: Date | null;
       /** `Agent.toolScopeJson` as read at authentication (null: every agent tool); lib/domain/agents/tool-scope.ts. */
       toolScopeJson?: string | null;
+      /** `Agent.autonomyTier` as read at authentication (absent: autonomous); lib/domain/agents/autonomy.ts. */
+      autonomyTier?: string;
     }
   | { kind: "owner"; userId: number; email: string };
 
@@ -59,10 +61,11 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
           terminateConsumed: SqlBool;
           goalStatus: string;
           revokedAt: SqlDate | null;
+          autonomyTier: string;
         }
       >(
         `SELECT k.id AS "keyId", k."lastUsedAt", a.id AS "agentId", a."goalId", a.name, a."lastToolCallAt", a."toolScopeJson",
-                a.status, a."terminateConsumed", g.status AS "goalStatus", k."revokedAt"
+                a."autonomyTier", a.status, a."terminateConsumed", g.status AS "goalStatus", k."revokedAt"
          FROM "ApiKey" k JOIN "Agent" a ON a.id = k."agentId" JOIN "Goal" g ON g.id = a."goalId"
          WHERE k.hash = ?`,
         hashSecret(secret),
@@ -94,6 +97,7 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
       name: row.name,
       lastToolCallAt: dateOrNull(row.lastToolCallAt),
       toolScopeJson: row.toolScopeJson,
+      autonomyTier: row.autonomyTier,
     };
   }
   if (secret.startsWith(OWNER_TOKEN_PREFIX)) {

@@ -537,6 +537,14 @@ export const CATALOGUE = {
     "The agent already has SWITCHBOARD_MAX_OPEN_QUESTIONS questions open (details.max).",
     "Wait for answers to your open questions (they arrive in your inbox) before asking more.",
   ),
+
+  // ── Issue 13: autonomy tiers and goal cancellation (docs/agents.md, docs/goals.md) ─────────────────
+  approval_required: entry(
+    409,
+    ["mcp"],
+    "Your autonomy tier needs your leader's approval for this call; a request went up the leader chain (details: qid, state requested|pending, approver, target; denied: the previous request's reason).",
+    "Wait for the decision in your inbox (read_inbox), then call again if it was allowed; do something else meanwhile.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

@@ -9,6 +9,7 @@ import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv
 import { z } from "zod";
 import type { Caller } from "@/lib/auth/caller";
 import { withUnitName } from "@/lib/db";
+import { enforceAutonomy } from "@/lib/domain/agents/autonomy";
 import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/lib/domain/agents/tool-scope";
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
@@ -110,6 +111,7 @@ async function callTool(
     if (caller.kind === "agent") {
       await beforeAgentTool(caller, tool.name);
       await beforeBudgetedTool(caller, tool.name, parsed.data);
+      await enforceAutonomy(caller, tool.name, parsed.data, GATE_CONTEXT);
     }
     const output = await withUnitName(
       tool.name,
@@ -139,6 +141,11 @@ async function callTool(
     release?.();
   }
 }
+
+/** The autonomy gate checks a held propose_agent against the agent tool names, as the tool does. */
+const GATE_CONTEXT = {
+  agentTools: TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name),
+};
 
 /**
  * One JSON Schema validator for the process. Without it the SDK builds a fresh Ajv in every `new Server`,

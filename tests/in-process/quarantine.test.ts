@@ -154,3 +154,142 @@ test("three concurrent lifts: exactly one wins", async () => {
   );
   assert.equal(ev, 1);
 });
+
+test("list_peers shows a quarantined agent as `quarantined`, and `active` again once lifted", async () => {
+  const g = await goalWithAgents(h, 2);
+  const [coord, a, b] = g.agents;
+  assert.ok(coord && a && b);
+  type Peers = { peers: { agent_id: string; status: string }[] };
+  const statusOf = async (viewer: typeof a, id: string) =>
+    sc<Peers>(await viewer.client.callTool({ name: "list_peers", arguments: { scope: "all" } })).peers.find(
+      (p) => p.agent_id === id,
+    )?.status;
+  assert.equal(await statusOf(b, a.id), "active");
+  await verdict(g.goal.goal_id, Number(a.id), -1, 30);
+  await verdict(g.goal.goal_id, Number(a.id), -1, 31);
+  assert.equal(await statusOf(b, a.id), "quarantined");
+  assert.equal(await statusOf(a, a.id), "quarantined", "the agent sees its own quarantine");
+  // A teammate's default scope (team) shows it too.
+  const team = sc<Peers>(await b.client.callTool({ name: "list_peers", arguments: {} }));
+  assert.equal(team.peers.find((p) => p.agent_id === a.id)?.status, "quarantined");
+  await g.owner.callTool({ name: "unquarantine_agent", arguments: { agent_id: Number(a.id) } });
+  assert.equal(await statusOf(b, a.id), "active");
+});
+
+test("the quarantine card's Terminate: the agent and its subtree get terminate sentinels, its leader is told", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  const coordId = Number(g.agents[0]?.id);
+  const child = await h.createAgent({ goal: g.goal.goal_id, name: "under-quarantined", leader: agentId });
+  await verdict(g.goal.goal_id, agentId, -1, 40);
+  await verdict(g.goal.goal_id, agentId, -1, 41);
+  const qs = await rest(g.token, "GET", "/api/questions");
+  const card = (
+    qs.json.questions as {
+      qid: string;
+      origin: string;
+      asker: { agent_id: string };
+      questions: { options: { label: string }[] }[];
+    }[]
+  ).find((q) => q.origin === "quarantine" && q.asker.agent_id === String(agentId));
+  assert.ok(card, JSON.stringify(qs.json));
+  assert.deepEqual(
+    card.questions[0]?.options.map((o) => o.label),
+    ["Lift quarantine", "Keep quarantined", "Terminate"],
+  );
+  const answered = await h.fetch(`/api/questions/${card.qid}/answer`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${g.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ answers: [{ selected_labels: ["Terminate"] }] }),
+  });
+  assert.equal(answered.status, 200, await answered.clone().text());
+  const rows = await db.read(({ db: d }) =>
+    d.agent.findMany({ where: { id: { in: [agentId, child.agent_id] } }, orderBy: { id: "asc" } }),
+  );
+  assert.ok(
+    rows.every((r) => r.terminatePostedAt !== null),
+    "sentinels to the agent and its child",
+  );
+  const sentinels = await db.read(({ db: d }) =>
+    d.message.count({ where: { recipientAgentId: { in: [agentId, child.agent_id] }, kind: "terminate" } }),
+  );
+  assert.equal(sentinels, 2);
+  const forced = await db.read(({ db: d }) =>
+    d.event.findMany({ where: { goalId: g.goal.goal_id, name: "terminate.forced", agentId } }),
+  );
+  assert.equal((JSON.parse(forced[0]?.dataJson ?? "{}") as Json).reason, "owner_quarantine");
+  const told = await db.read(({ db: d }) =>
+    d.message.findMany({
+      where: { recipientAgentId: coordId, content: { contains: "terminated your quarantined" } },
+    }),
+  );
+  assert.equal(told.length, 1);
+  // list_peers: terminating wins over quarantined.
+  const peers = sc<{ peers: { agent_id: string; status: string }[] }>(
+    await (g.agents[0] as (typeof g.agents)[number]).client.callTool({
+      name: "list_peers",
+      arguments: { scope: "all" },
+    }),
+  );
+  assert.equal(peers.peers.find((p) => p.agent_id === String(agentId))?.status, "terminating");
+});
+
+test("an approval never quarantines: a rejection then an approval (score 0, two verdicts) leaves the agent free; the next rejection quarantines", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  assert.deepEqual(await verdict(g.goal.goal_id, agentId, -1, 50), { score: 0, quarantined: false });
+  // Σ ≈ 0 (the older −1 has decayed a hair more than the +1, so the score is 0 or a sliver above it).
+  const approved = await verdict(g.goal.goal_id, agentId, 1, 51);
+  assert.ok(approved.score < 0.3, String(approved.score));
+  assert.equal(approved.quarantined, false);
+  assert.equal(await quarantinedAt(agentId), null);
+  assert.equal((await verdict(g.goal.goal_id, agentId, -1, 52)).quarantined, true);
+});
+
+test("GET /api/agents/:id/reputation: history, newest first, each entry with the domain score it left", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  await verdict(g.goal.goal_id, agentId, 1, 60);
+  await verdict(g.goal.goal_id, agentId, -1, 61);
+  const r = await rest(g.token, "GET", `/api/agents/${agentId}/reputation`);
+  assert.equal(r.status, 200);
+  type Entry = { kind: string; domain: string; delta: number; task_id: number | null; score_after: number };
+  const history = r.json.history as Entry[];
+  assert.deepEqual(
+    history.map((e) => [e.kind, e.domain, e.delta, e.task_id]),
+    [
+      ["verdict", "qa", -1, 61],
+      ["verdict", "qa", 1, 60],
+    ],
+  );
+  assert.ok(Math.abs((history[1]?.score_after ?? 0) - 1) < 1e-6, "after the approval: 1");
+  assert.ok((history[0]?.score_after ?? 1) < 0.01, "after the rejection: ~0");
+  // The goal page's agent rows carry the same history for the tooltip.
+  const { listGoalAgents } = await import("@/lib/domain/agents/agents");
+  const row = (await listGoalAgents(g.goal.goal_id)).find((a) => a.agent_id === agentId);
+  assert.deepEqual(
+    row?.reputation.history.map((e) => e.task_id),
+    [61, 60],
+  );
+});
+
+test("lifting elsewhere closes the owner's pending quarantine card", async () => {
+  const g = await goalWithAgents(h, 1);
+  const agentId = Number(g.agents[1]?.id);
+  await verdict(g.goal.goal_id, agentId, -1, 70);
+  await verdict(g.goal.goal_id, agentId, -1, 71);
+  const pendingCards = async () =>
+    (
+      (await rest(g.token, "GET", "/api/questions?status=pending")).json.questions as {
+        origin: string;
+        asker: { agent_id: string };
+      }[]
+    ).filter((q) => q.origin === "quarantine" && q.asker.agent_id === String(agentId)).length;
+  assert.equal(await pendingCards(), 1);
+  assert.equal((await rest(g.token, "POST", `/api/agents/${agentId}/unquarantine`)).status, 200);
+  assert.equal(await pendingCards(), 0);
+  const lifted = await db.read(({ db: d }) =>
+    d.event.count({ where: { goalId: g.goal.goal_id, name: "agent_unquarantined", agentId } }),
+  );
+  assert.equal(lifted, 1, "closing the card lifts nothing twice");
+});

@@ -125,6 +125,8 @@ test("tool descriptions: the Errors part is generated from each tool's errors, n
     "task_mismatch",
     "recipient_terminated",
     "inbox_full",
+    // issue 13: the autonomy gate holds a supervised agent's message outside its team.
+    "approval_required",
   ]);
 });
 

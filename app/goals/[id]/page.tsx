@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { type AgentRow, AgentsPanel } from "@/components/goals/agents-panel";
 import { BudgetBanner, CostsPanel } from "@/components/goals/costs-panel";
 import { GoalHeader } from "@/components/goals/goal-header";
+import { GoalLifecycle } from "@/components/goals/goal-lifecycle";
 import { GoalLive } from "@/components/goals/goal-live";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
 import { OwnerMessageForm } from "@/components/questions/owner-message-form";
@@ -47,6 +48,7 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
     <div className="space-y-6">
       <GoalHeader goal={goal} />
       <BudgetBanner goal={goal} />
+      <GoalLifecycle goalId={goal.id} />
       <CrashedNotice goalId={goal.id} coordinatorId={goal.coordinatorAgentId} agents={agents} />
       <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
       <GoalRequestsPanel ownerId={owner.userId} goalId={goal.id} />

@@ -3,7 +3,7 @@ import { type Db, read, write } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
-import { reputationKey, scoreOf } from "@/lib/domain/reputation/reputation";
+import { reputationHistory, reputationKey, scoreOf } from "@/lib/domain/reputation/reputation";
 import { DomainError, notFound } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
 import { isTerminated } from "./terminated";
@@ -22,16 +22,21 @@ export const registerAgentInput = z.strictObject({
   leaderId: z.number().int().positive().optional(),
 });
 
-/** Status as `list_peers` reports it (`terminating`: a terminate sentinel waits unread in its inbox). */
+/**
+ * Status as `list_peers` reports it (`terminating`: a terminate sentinel waits unread in its inbox;
+ * `quarantined`: its reputation fell below 0.3 and the owner has not lifted it — it may claim no task).
+ */
 export function agentStatus(a: {
   status: string;
   terminateConsumed: boolean;
   terminationRequested: boolean;
   reviewPending: boolean;
   terminatePostedAt?: Date | null;
+  quarantinedAt?: Date | null;
 }): string {
   if (isTerminated(a)) return "terminated";
   if (a.terminatePostedAt) return "terminating";
+  if (a.quarantinedAt) return "quarantined";
   if (a.terminationRequested) return "termination_requested";
   if (a.reviewPending) return "review_pending";
   return "active";
@@ -113,7 +118,15 @@ export async function listGoalAgents(goalId: number) {
     ? await read(({ db }) =>
         db.reputationEvidence.findMany({
           where: { configHash: { in: keys } },
-          select: { configHash: true, domain: true, delta: true, weight: true, createdAt: true },
+          select: {
+            id: true,
+            configHash: true,
+            domain: true,
+            delta: true,
+            weight: true,
+            taskId: true,
+            createdAt: true,
+          },
         }),
       )
     : [];
@@ -123,7 +136,13 @@ export async function listGoalAgents(goalId: number) {
       const mine = rows.filter((r) => r.domain === domain);
       return { domain, score: scoreOf(mine), evidence: mine.length };
     });
-    return { score: scoreOf(rows), evidence: rows.length, domains };
+    // The tooltip's history: the last 10 pieces of evidence, newest first, with the score each left.
+    return {
+      score: scoreOf(rows),
+      evidence: rows.length,
+      domains,
+      history: reputationHistory(rows, undefined, 10),
+    };
   };
   return agents.map((a) => ({
     agent_id: a.id,

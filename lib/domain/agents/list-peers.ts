@@ -15,7 +15,9 @@ export const peerView = z.object({
   agent_id: z.string(),
   role: z.string(),
   team_id: z.string().nullable(),
-  status: z.string(),
+  status: z
+    .string()
+    .describe("active | review_pending | termination_requested | quarantined | terminating | terminated"),
   is_leader_of: z.array(z.string()),
   name: z.string().nullable(),
 });

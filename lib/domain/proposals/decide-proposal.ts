@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError } from "@/lib/errors";
@@ -115,6 +116,8 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
         data: { from: "draft", to: "active" },
       });
     }
+    // A stuck goal has workable tasks again (lib/domain/goals/lifecycle.ts).
+    await settleGoal(u, goal.id, "task_tree_approved");
     await appendEvent(u, {
       goalId: goal.id,
       name: "task_tree_approved",

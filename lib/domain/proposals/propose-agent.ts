@@ -1,4 +1,4 @@
-import { write } from "@/lib/db";
+import { type ReadUnit, write } from "@/lib/db";
 import { parseScope } from "@/lib/domain/agents/tool-scope";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
@@ -13,13 +13,14 @@ export { proposeAgentInput, proposeAgentOutput } from "./agent-proposal";
 const OPEN_GOAL = new Set(["draft", "active", "stuck"]);
 
 /**
- * `propose_agent`: an agent asks the owner for a specialist. Every rule is checked before anything is
- * written (bad input, another goal or task, the goal closed, depth, the delegation cap, the name); then
- * one `Proposal` (kind `agent`) and its post in `#approvals`. Nothing else exists until the owner
- * approves (decide-proposal.ts). Proposing identical content again while it is pending returns it.
- * `agentTools` are the names of every agent tool (a scope may name no other).
+ * Every rule of `propose_agent` that comes before a write, in order (bad input, another goal or task, the
+ * same proposal pending, the goal closed, depth, the delegation cap, the name), inside the caller's unit.
+ * Throws the contract's codes; `same` is the pending identical proposal, if any. Also run by the autonomy
+ * gate (lib/domain/agents/autonomy.ts), so that a leader is never asked to approve a proposal that would be
+ * refused anyway.
  */
-export async function proposeAgent(
+export async function checkAgentProposal(
+  u: ReadUnit,
   caller: { agentId: number; goalId: number },
   input: ProposeAgentInput,
   agentTools: readonly string[],
@@ -32,37 +33,53 @@ export async function proposeAgent(
     });
   const payload = agentPayload(input);
   const hash = contentHash(payload);
-  return write(async (u) => {
-    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer).
-    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, input.goal_id);
-    const goal = await u.db.goal.findUnique({ where: { id: input.goal_id } });
-    if (!goal || goal.id !== caller.goalId) throw notFound(`goal ${input.goal_id}`);
-    const task = await u.db.goalTask.findUnique({
-      where: { id: input.parent_task_id },
-      select: { id: true, goalId: true, budgetCents: true, budgetTokens: true },
-    });
-    if (!task || task.goalId !== goal.id) throw notFound(`task ${input.parent_task_id} in goal ${goal.id}`);
-    const proposer = await u.db.agent.findUnique({
-      where: { id: caller.agentId },
-      select: { id: true, name: true, spawnDepth: true, toolScopeJson: true, autonomyTier: true },
-    });
-    if (!proposer) throw notFound(`agent ${caller.agentId}`);
-    const same = await u.db.proposal.findFirst({
-      where: {
-        goalId: goal.id,
-        kind: "agent",
-        status: "pending",
-        proposerId: proposer.id,
-        contentHash: hash,
-      },
-    });
-    if (same?.messageId) return { proposal_id: same.id, approval_message_id: same.messageId };
+  const goal = await u.db.goal.findUnique({ where: { id: input.goal_id } });
+  if (!goal || goal.id !== caller.goalId) throw notFound(`goal ${input.goal_id}`);
+  const task = await u.db.goalTask.findUnique({
+    where: { id: input.parent_task_id },
+    select: { id: true, goalId: true, budgetCents: true, budgetTokens: true },
+  });
+  if (!task || task.goalId !== goal.id) throw notFound(`task ${input.parent_task_id} in goal ${goal.id}`);
+  const proposer = await u.db.agent.findUnique({
+    where: { id: caller.agentId },
+    select: { id: true, name: true, spawnDepth: true, toolScopeJson: true, autonomyTier: true },
+  });
+  if (!proposer) throw notFound(`agent ${caller.agentId}`);
+  const pending = await u.db.proposal.findFirst({
+    where: { goalId: goal.id, kind: "agent", status: "pending", proposerId: proposer.id, contentHash: hash },
+  });
+  const same = pending?.messageId
+    ? { proposal_id: pending.id, approval_message_id: pending.messageId }
+    : null;
+  if (!same) {
     if (!OPEN_GOAL.has(goal.status)) {
       throw new DomainError("ErrGoalNotOpen", `Goal ${goal.id} is ${goal.status}; it takes no new agents.`, {
         details: { goal_id: goal.id, status: goal.status },
       });
     }
     await checkAgentGrant(u, proposer, goal, task, payload);
+  }
+  return { goal, task, proposer, payload, hash, same };
+}
+
+/**
+ * `propose_agent`: an agent asks the owner for a specialist. Every rule is checked before anything is
+ * written (bad input, another goal or task, the goal closed, depth, the delegation cap, the name); then
+ * one `Proposal` (kind `agent`) and its post in `#approvals`. Nothing else exists until the owner
+ * approves (decide-proposal.ts). Proposing identical content again while it is pending returns it.
+ * `agentTools` are the names of every agent tool (a scope may name no other).
+ */
+export async function proposeAgent(
+  caller: { agentId: number; goalId: number },
+  input: ProposeAgentInput,
+  agentTools: readonly string[],
+) {
+  return write(async (u) => {
+    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer).
+    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, input.goal_id);
+    const checked = await checkAgentProposal(u, caller, input, agentTools);
+    if (checked.same) return checked.same;
+    const { goal, proposer, payload, hash } = checked;
     const channelId = await approvalsChannelId(u);
     const proposal = await u.db.proposal.create({
       data: {

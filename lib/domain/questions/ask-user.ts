@@ -24,13 +24,24 @@ type Asker = { agentId: number; goalId: number };
  * Serialize question creation per asker on PostgreSQL (SQLite write units are serialized already).
  * Hand-written SQL: an advisory lock is a statement Prisma cannot make (docs/database.md, rule 2).
  */
-async function lockAsker(u: Unit, agentId: number) {
+export async function lockAsker(u: Unit, agentId: number) {
   if (u.sql.postgres)
     await u.sql.get(`SELECT pg_advisory_xact_lock(?::int, ?::int)::text AS locked`, 4_004_004, agentId);
 }
 
-/** Put a new question in its holder's inbox (or in front of the owner) and record `question_asked`. */
-async function createQuestion(u: Unit, asker: Asker, input: AskUserInput, fingerprint: string) {
+/**
+ * Put a new question in its holder's inbox (or in front of the owner) and record `question_asked`.
+ * `origin` other than `agent` marks a system question that climbs the leader chain like an agent's
+ * (the autonomy gate's approval requests, lib/domain/agents/autonomy.ts); its answer is acted on in
+ * system-answer.ts instead of being returned to a blocked call.
+ */
+export async function createQuestion(
+  u: Unit,
+  asker: Asker,
+  input: AskUserInput,
+  fingerprint: string,
+  origin = "agent",
+) {
   const goal = await u.db.goal.findUnique({ where: { id: asker.goalId }, select: { ownerId: true } });
   const holderId = await nextHolder(u, asker.agentId);
   if (holderId === null && !gatewayOn()) throw gatewayUnavailable();
@@ -45,6 +56,7 @@ async function createQuestion(u: Unit, asker: Asker, input: AskUserInput, finger
       context: input.context ?? null,
       fingerprint,
       ownerId: goal?.ownerId ?? null,
+      origin,
     },
   })) as QuestionRow;
   if (holderId !== null) {
@@ -66,6 +78,7 @@ async function createQuestion(u: Unit, asker: Asker, input: AskUserInput, finger
       qid: q.id,
       asker: String(asker.agentId),
       holder: holderLabel(holderId),
+      ...(origin === "agent" ? {} : { origin }),
       questions: input.questions.length,
       headers: input.questions.map((s: SubQuestion) => s.header),
     },

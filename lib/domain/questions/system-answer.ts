@@ -1,9 +1,11 @@
 import type { Unit } from "@/lib/db";
+import { AUTONOMY_ORIGIN, approvalOutcomeText } from "@/lib/domain/agents/autonomy";
 import { revokeAgentKeys } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
+import { terminateQuarantined } from "@/lib/domain/reputation/terminate-quarantined";
 import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
 import { resumeInUnit } from "@/lib/domain/usage/resume-goal";
 import { DomainError } from "@/lib/errors";
@@ -15,6 +17,7 @@ export const REWORK = "Rework";
 /** Issue 13: the quarantine card's options. */
 export const LIFT_QUARANTINE = "Lift quarantine";
 export const KEEP_QUARANTINED = "Keep quarantined";
+export const TERMINATE_QUARANTINED = "Terminate";
 /** issue 12: the two decisions of the budget pause notice. */
 export const KEEP_PAUSED = "Keep paused";
 export const RAISE_AND_RESUME = "Raise the budget and resume";
@@ -27,21 +30,42 @@ export const RAISE_AND_RESUME = "Raise the budget and resume";
  * - root_review, Rework: `applyOwnerVerdict` clears the review and sends `rework: <text>` from the owner.
  * - watchdog escalations: the owner's text goes as a system message to the leader concerned (or to the
  *   agent itself when the owner is its leader).
- * - quarantine (issue 13): Lift quarantine lifts it (lib/domain/reputation/lift-quarantine.ts); Keep does nothing.
+ * - quarantine (issue 13): Lift quarantine lifts it (lib/domain/reputation/lift-quarantine.ts); Terminate
+ *   ends it and its subtree (terminate-quarantined.ts); Keep does nothing.
+ * - autonomy (issue 13): the agent that asked for approval is told Allow / Deny (and why) and calls again.
  * - declined: the agent the question is about is told the owner declined, with the reason.
  */
 export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolution): Promise<void> {
   const agentId = q.askerId;
   const tell = (recipientAgentId: number, content: string, kind = "system") =>
     insertMessage(u, { goalId: q.goalId, recipientAgentId, sender: { kind: "system" }, kind, content });
+  if (q.origin === AUTONOMY_ORIGIN) {
+    // Issue 13: an approval request of the autonomy gate: the asker learns the decision and calls again.
+    const text = (JSON.parse(q.questionsJson) as { question: string }[])[0]?.question ?? "";
+    await tell(
+      agentId,
+      r.kind === "declined"
+        ? `[DENIED] qid=${q.id}: ${text}\nThe owner declined: ${r.reason}`
+        : approvalOutcomeText(q.id, text, r.answers[0]),
+      "approval_decision",
+    );
+    return;
+  }
   if (r.kind === "declined") {
     await tell(agentId, `The owner declined to answer the ${q.origin.replace("_", " ")}: ${r.reason}`);
     return;
   }
   const first = r.answers[0];
   if (q.origin === "quarantine") {
-    // Issue 13: Lift quarantine lifts it (a no-op when it was lifted meanwhile); Keep changes nothing.
-    if (first?.selected_labels[0] !== LIFT_QUARANTINE || q.ownerId === null) return;
+    // Issue 13: Lift quarantine lifts it (a no-op when it was lifted meanwhile); Terminate ends it (and
+    // everything under it); Keep changes nothing.
+    const choice = first?.selected_labels[0];
+    if (q.ownerId === null) return;
+    if (choice === TERMINATE_QUARANTINED) {
+      await terminateQuarantined(u, agentId, q.ownerId);
+      return;
+    }
+    if (choice !== LIFT_QUARANTINE) return;
     const agent = await u.db.agent.findUnique({
       where: { id: agentId },
       select: { id: true, goalId: true, name: true, quarantinedAt: true },

@@ -11,6 +11,7 @@ import {
   LIFT_QUARANTINE,
   RAISE_AND_RESUME,
   REWORK,
+  TERMINATE_QUARANTINED,
 } from "./system-answer";
 
 export type SystemQuestion = {
@@ -52,6 +53,10 @@ const quarantineCard = (text: string): SubQuestion[] => [
     options: [
       { label: LIFT_QUARANTINE, description: "Let it claim tasks again; its reputation is unchanged." },
       { label: KEEP_QUARANTINED, description: "Leave it quarantined (lift it later on the goal page)." },
+      {
+        label: TERMINATE_QUARANTINED,
+        description: "End it now: a terminate sentinel to it and every agent under it; its plan task fails.",
+      },
     ],
   },
 ];

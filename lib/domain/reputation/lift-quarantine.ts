@@ -2,11 +2,16 @@ import type { Unit } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { resolveQuestion } from "@/lib/domain/questions/resolve";
+import type { QuestionRow } from "@/lib/domain/questions/store";
+// A cycle (system-answer.ts lifts through this file); the label is only read at call time.
+import { LIFT_QUARANTINE } from "@/lib/domain/questions/system-answer";
 
 /**
  * Lift an agent's quarantine inside the caller's unit: one conditional update (exactly one lifter wins),
  * an `agent_unquarantined` event naming the owner and how (`via`), the agent and the goal channel told.
- * Reputation is unchanged. Returns false when the agent was not quarantined.
+ * Reputation is unchanged; a pending quarantine card of the owner is closed when the lift came another way.
+ * Returns false when the agent was not quarantined.
  */
 export async function liftQuarantine(
   u: Unit,
@@ -38,5 +43,20 @@ export async function liftQuarantine(
     agent.goalId,
     `The owner lifted the quarantine of ${agent.name} (#${agent.id}).`,
   );
+  if (via !== "owner_card") {
+    // The owner's pending card about this quarantine is moot now: close it as lifted, so /questions does
+    // not keep asking (its answer path finds the agent no longer quarantined and changes nothing).
+    const cards = await u.db.question.findMany({
+      where: { askerId: agent.id, origin: "quarantine", status: "pending", holderId: null },
+    });
+    for (const card of cards) {
+      await resolveQuestion(u, card as QuestionRow, null, {
+        kind: "answered",
+        answers: [{ selected_labels: [LIFT_QUARANTINE], selected_values: [LIFT_QUARANTINE], text: null }],
+        by: "system",
+        reason: `lifted via ${via}`,
+      });
+    }
+  }
   return true;
 }

@@ -39,6 +39,48 @@ export function scoreOf(rows: { delta: number; weight: number; createdAt: SqlDat
   return Math.min(1, Math.max(0, sum));
 }
 
+export type EvidenceRow = {
+  id: number;
+  domain: string;
+  delta: number;
+  weight: number;
+  taskId: number | null;
+  createdAt: Date;
+};
+
+/** At most this many history entries are returned (REST) or shown (the goal page), newest first. */
+export const HISTORY_LIMIT = 50;
+
+/**
+ * The evidence that led to an agent's scores, newest first (issue 13): each row with what it was (`verdict`
+ * on a task, or the `seed` of an approved proposal), its domain, delta and weight, and `score_after` — the
+ * domain's score just after it, as it stood then (decayed to that moment).
+ */
+export function reputationHistory(
+  rows: readonly EvidenceRow[],
+  titles: ReadonlyMap<number, string> = new Map(),
+  limit = HISTORY_LIMIT,
+) {
+  const sorted = [...rows].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
+  const seen = new Map<string, EvidenceRow[]>();
+  const out = sorted.map((r) => {
+    const mine = seen.get(r.domain) ?? [];
+    mine.push(r);
+    seen.set(r.domain, mine);
+    return {
+      at: r.createdAt.toISOString(),
+      kind: r.taskId === null ? ("seed" as const) : ("verdict" as const),
+      domain: r.domain,
+      delta: Number(r.delta),
+      weight: Number(r.weight),
+      task_id: r.taskId,
+      task_title: r.taskId === null ? null : (titles.get(r.taskId) ?? null),
+      score_after: scoreOf(mine, r.createdAt.getTime()),
+    };
+  });
+  return out.reverse().slice(0, limit);
+}
+
 export async function reputationScore(u: ReadUnit, key: string, domain: string) {
   const rows = await u.sql.all<{ delta: number; weight: number; createdAt: SqlDate; taskId: number | null }>(
     `SELECT delta, weight, "createdAt", "taskId" FROM "ReputationEvidence" WHERE "configHash" = ? AND domain = ?`,
@@ -58,7 +100,7 @@ export const quarantines = (r: { score: number; verdicts: number }) =>
 
 /**
  * Write one evidence row (+1 approve / −1 reject) for the holder of a verified task, then quarantine
- * the agent when its score in that domain falls below 0.3 with at least MIN_VERDICTS_TO_QUARANTINE
+ * the agent when a rejection leaves its score in that domain below 0.3 with at least MIN_VERDICTS_TO_QUARANTINE
  * verdicts (never with no evidence, never on a first rejection alone) and tell the owner in the goal channel.
  */
 export async function recordVerdictEvidence(
@@ -84,7 +126,9 @@ export async function recordVerdictEvidence(
   );
   const rep = await reputationScore(u, key, domain);
   const score = rep.score;
-  if (!quarantines(rep) || agent.quarantinedAt) {
+  // Only a failing verdict quarantines: an approval never does, even when the score stays below 0.3
+  // (−1 then +1 sums to 0; quarantining the agent for an approved task would punish the good news).
+  if (e.delta > 0 || !quarantines(rep) || agent.quarantinedAt) {
     return { score, quarantined: agent.quarantinedAt !== null };
   }
   await u.sql.run(`UPDATE "Agent" SET "quarantinedAt" = ? WHERE id = ?`, new Date(), e.agentId);

@@ -4,7 +4,7 @@ import { agentStatus } from "@/lib/domain/agents/agents";
 import { owned } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
 import { liftQuarantine } from "./lift-quarantine";
-import { reputationKey, scoreOf } from "./reputation";
+import { reputationHistory, reputationKey, scoreOf } from "./reputation";
 
 export const unquarantineInput = z.strictObject({ agent_id: z.number().int().positive() });
 export const unquarantineOutput = z.object({ agent_id: z.number().int(), status: z.string() });
@@ -24,14 +24,15 @@ export async function unquarantineAgent(ownerId: number, agentId: number) {
         details: { agent_id: agent.id },
       });
     }
-    return { agent_id: agent.id, status: agentStatus(agent) };
+    return { agent_id: agent.id, status: agentStatus({ ...agent, quarantinedAt: null }) };
   });
 }
 
 /**
  * `GET /api/agents/:id/reputation` (the goals contract): `{config_hash, rolling_score, evidence_count,
  * last_evidence_at}` over all of the agent's evidence, plus (ours) the same per domain, where quarantine
- * is decided, and whether it is quarantined now.
+ * is decided, whether it is quarantined now, and `history`: the evidence newest first (at most 50), each
+ * with the domain score just after it.
  */
 export async function agentReputation(ownerId: number, agentId: number) {
   return read(async (u) => {
@@ -47,6 +48,10 @@ export async function agentReputation(ownerId: number, agentId: number) {
       return { domain, rolling_score: scoreOf(mine), evidence_count: mine.length };
     });
     const last = rows.reduce<Date | null>((m, r) => (m === null || r.createdAt > m ? r.createdAt : m), null);
+    const taskIds = [...new Set(rows.map((r) => r.taskId).filter((t): t is number => t !== null))];
+    const tasks = taskIds.length
+      ? await u.db.goalTask.findMany({ where: { id: { in: taskIds } }, select: { id: true, title: true } })
+      : [];
     return {
       config_hash: key,
       rolling_score: scoreOf(rows),
@@ -54,6 +59,7 @@ export async function agentReputation(ownerId: number, agentId: number) {
       last_evidence_at: last?.toISOString() ?? null,
       quarantined: agent.quarantinedAt !== null,
       domains,
+      history: reputationHistory(rows, new Map(tasks.map((t) => [t.id, t.title]))),
     };
   });
 }

@@ -1,12 +1,22 @@
 import { write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { owned } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
 
-const TERMINAL = new Set(["done", "failed", "cancelled"]);
+/**
+ * A done or cancelled task stays as it is. A failed task may be cancelled by the owner ("written off",
+ * issue 13): otherwise a goal with a failed task could never complete, and a stuck goal (only failed tasks
+ * open) would have no way forward but cancelling the whole goal (docs/goals.md "Goal states").
+ */
+const TERMINAL = new Set(["done", "cancelled"]);
 
-/** The owner cancels an unfinished task (docs/contracts.md); a cancelled task cannot be claimed. */
+/**
+ * The owner cancels an unfinished task (docs/contracts.md); a cancelled task cannot be claimed. The goal's
+ * state follows (lib/domain/goals/lifecycle.ts): cancelling the last open task completes it, and cancelling
+ * a stuck goal's failed tasks completes it too.
+ */
 export async function cancelTask(ownerId: number, goalId: number, taskId: number) {
   return write(async (u) => {
     const row = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });
@@ -26,6 +36,7 @@ export async function cancelTask(ownerId: number, goalId: number, taskId: number
       task_id: taskId,
       status: "cancelled",
     });
+    await settleGoal(u, goalId, "task_cancelled");
     return { task_id: taskId, status: "cancelled" };
   });
 }

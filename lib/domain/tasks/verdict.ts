@@ -1,7 +1,7 @@
 import type { Unit } from "@/lib/db";
-import { type SqlInt, toInt } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { recordVerdictEvidence } from "@/lib/domain/reputation/reputation";
 import type { TaskRow } from "./claim-task";
@@ -10,7 +10,8 @@ import type { TaskRow } from "./claim-task";
  * Apply a verification verdict to a task in `awaiting_verification` (the caller checked that, inside
  * the same unit): `done` or `failed`, the reason recorded, +1 / −1 reputation evidence for the holder
  * in the billing code's domain, a post in the goal channel; a rejection tells the coordinator (and the
- * holder). When the last open task of the goal is done, the goal is `completed`.
+ * holder). Then the goal's state is re-derived (lib/domain/goals/lifecycle.ts): `completed` when every task
+ * is done or cancelled, `stuck` when only failed tasks remain open.
  */
 export async function applyVerdict(
   u: Unit,
@@ -71,20 +72,10 @@ export async function applyVerdict(
         meta: { task_id: task.id, reason: v.reason },
       });
     }
+    await settleGoal(u, task.goalId, "task_verdict");
     return status;
   }
-  const open = await u.sql.get<{ n: SqlInt }>(
-    `SELECT COUNT(*) AS n FROM "GoalTask" WHERE "goalId" = ? AND status NOT IN ('done', 'cancelled')`,
-    task.goalId,
-  );
-  if (toInt(open?.n ?? 1) === 0 && goal?.status === "active") {
-    await u.sql.run(`UPDATE "Goal" SET status = 'completed', "updatedAt" = ? WHERE id = ?`, now, task.goalId);
-    await appendEvent(u, {
-      goalId: task.goalId,
-      name: "goal_completed",
-      data: { from: "active", to: "completed" },
-    });
-    await postToGoalChannel(u, task.goalId, "Every task is done: the goal is completed.");
-  }
+  // The last open task done completes the goal (or a failure leaves only failed tasks: stuck).
+  await settleGoal(u, task.goalId, "task_verdict");
   return status;
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { ownedGoal } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
 
@@ -105,7 +106,10 @@ export async function resumeInUnit(
     goalId,
     `The owner resumed this goal${budgets.length ? ` (budget: ${budgets.join(", ")})` : ""}. Work may go on.`,
   );
-  return { goal_id: goalId, status: "active" };
+  // Resumed into a state its tasks no longer support (every open task failed): stuck, or every task
+  // finished meanwhile: completed (lib/domain/goals/lifecycle.ts).
+  const settled = await settleGoal(u, goalId, "resumed");
+  return { goal_id: goalId, status: settled ?? "active" };
 }
 
 /** `resume_goal` for an owner: their own goal only (another owner's is not_found). */

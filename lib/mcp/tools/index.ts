@@ -1,3 +1,4 @@
+import { AUTONOMY_GATED } from "@/lib/domain/agents/autonomy";
 import { BUDGET_GATED, TASK_BUDGET_GATED } from "@/lib/domain/usage/budget-gate";
 import type { ErrorCode } from "@/lib/errors";
 import type { AnyTool } from "../registry";
@@ -12,11 +13,13 @@ import { reportUsageTool, resumeGoalTool } from "./usage";
 import { whoamiTool } from "./whoami";
 
 /** The budget gate (lib/domain/usage/budget-gate.ts) runs before these tools: their error lists say so. */
-function withBudgetErrors(t: AnyTool): AnyTool {
-  if (!BUDGET_GATED.has(t.name)) return t;
-  const extra: ErrorCode[] = ["ErrGoalBudgetExceeded"];
+/** …and the autonomy gate (lib/domain/agents/autonomy.ts) before these. */
+function withGateErrors(t: AnyTool): AnyTool {
+  const extra: ErrorCode[] = [];
+  if (BUDGET_GATED.has(t.name)) extra.push("ErrGoalBudgetExceeded");
   if (TASK_BUDGET_GATED.has(t.name)) extra.push("ErrTaskBudgetExceeded");
-  return { ...t, errors: [...t.errors, ...extra] };
+  if (AUTONOMY_GATED.has(t.name)) extra.push("approval_required");
+  return extra.length ? { ...t, errors: [...t.errors, ...extra] } : t;
 }
 
 /** Every MCP tool Switchboard serves. The server is built by looping over this list. */
@@ -48,7 +51,7 @@ export const TOOLS: AnyTool[] = (
     reportUsageTool,
     resumeGoalTool,
   ] as AnyTool[]
-).map(withBudgetErrors);
+).map(withGateErrors);
 
 /** The names of every tool an agent may be given (a `tool_scope` names only these). */
 export const agentToolNames = () => TOOLS.filter((t) => t.audience !== "owner").map((t) => t.name);
