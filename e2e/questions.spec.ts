@@ -1,6 +1,7 @@
 // Questions to humans in a real browser: a three-hop escalation lands live in the owner's inbox (count in
 // the title, a browser notification), the owner clicks an answer and the engineer's still-open ask_user
 // call returns it; every input shape; decline; the goal page's panel; the owner's message to an agent.
+import { setMaxListeners } from "node:events";
 import os from "node:os";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -14,7 +15,13 @@ const clients: Client[] = [];
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
-  server = await startServer({ env: { SWITCHBOARD_PROGRESS_EVERY_S: "0.5" } });
+  server = await startServer({
+    env: {
+      SWITCHBOARD_PROGRESS_EVERY_S: "0.5",
+      SWITCHBOARD_MAX_OPEN_QUESTIONS: "40",
+      SWITCHBOARD_OPEN_WAITS_PER_KEY: "40",
+    },
+  });
 });
 
 test.afterAll(async () => {
@@ -227,4 +234,73 @@ test("every input shape on the goal page: multi-select, requires_text, Other, fr
     messages: { from: string; content: string }[];
   };
   expect(inbox.messages.at(-1)).toMatchObject({ from: "__user__", content: "Prefer PostgreSQL everywhere." });
+});
+
+test("sixty waiting questions: counts agree with the badge, pages of 50, filters by goal and kind", async ({
+  page,
+}) => {
+  const crowd = { email: "crowd@example.com", password: HARNESS_OWNER.password };
+  const goals = [await goalWithAgents(server, 0, crowd.email), await goalWithAgents(server, 0, crowd.email)];
+  // Each coordinator (its leader is the owner) asks 30 questions and stays blocked on them.
+  const abort = new AbortController();
+  setMaxListeners(100, abort.signal);
+  for (const g of goals) {
+    const c = g.agents[0];
+    if (!c) throw new Error("no coordinator");
+    clients.push(g.owner, c.client);
+    for (let i = 0; i < 30; i++) {
+      void c.client
+        .callTool(
+          {
+            name: "ask_user",
+            arguments: {
+              questions: [
+                {
+                  question: `Goal ${g.goal.goal_id}: decision ${i}?`,
+                  header: "Q",
+                  multiSelect: false,
+                  options: [],
+                },
+              ],
+            },
+          },
+          undefined,
+          { signal: abort.signal, timeout: 600_000 },
+        )
+        .catch(() => undefined);
+    }
+  }
+  const token = await server.ownerToken(crowd.email);
+  await expect
+    .poll(
+      async () => {
+        const r = await server.fetch("/api/questions?limit=1", {
+          headers: { authorization: `Bearer ${token}` },
+        });
+        return ((await r.json()) as { total: number }).total;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(60);
+  await signIn(page, server.url, crowd);
+  await page.goto(`${server.url}/questions`);
+  await expect(page.getByTestId("questions-count")).toHaveText("60 waiting");
+  await expect(page.getByTestId("nav-question-count")).toHaveText("60");
+  await expect(page.getByTestId("pending-questions").locator("article")).toHaveCount(50);
+  const pager = page.getByTestId("questions-pager");
+  await expect(pager).toContainText("1–50 of 60");
+  await pager.getByRole("link", { name: "Older" }).click();
+  await expect(page.getByTestId("pending-questions").locator("article")).toHaveCount(10);
+  await expect(page.getByTestId("questions-pager")).toContainText("51–60 of 60");
+
+  const filters = page.getByTestId("question-filters");
+  await page.goto(`${server.url}/questions?goal=${goals[0]?.goal.goal_id}`);
+  await expect(page.getByTestId("questions-count")).toHaveText("30 of 60 waiting");
+  await expect(page.getByTestId("pending-questions").locator("article")).toHaveCount(30);
+  await expect(page.getByTestId("questions-pager")).toHaveCount(0);
+  await filters.getByRole("link", { name: "Reviews (0)" }).click();
+  await expect(page.getByText("Nothing matches these filters.")).toBeVisible();
+  await page.getByTestId("question-filters").getByRole("link", { name: "From agents (60)" }).click();
+  await expect(page.getByTestId("questions-count")).toHaveText("30 of 60 waiting");
+  abort.abort();
 });

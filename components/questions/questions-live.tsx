@@ -10,10 +10,19 @@ import { useEventSource } from "@/components/ui/use-event-source";
  * server-rendered list, puts the number of questions waiting in the title, and raises a browser
  * notification for a question that was not there before (when permitted).
  */
-export function QuestionsLive({ initialPending }: { initialPending: string[] }) {
+export function QuestionsLive({
+  initialPending,
+  initialCount,
+}: {
+  initialPending: string[];
+  initialCount: number;
+}) {
   const router = useRouter();
-  const known = useRef(new Set(initialPending));
-  const [count, setCount] = useState(initialPending.length);
+  // The first event of the feed (sent on connect) sets the baseline: only later arrivals notify.
+  const known = useRef<Set<string> | null>(
+    initialPending.length < initialCount ? null : new Set(initialPending),
+  );
+  const [count, setCount] = useState(initialCount);
   const [permission, setPermission] = useState<NotificationPermission | "unsupported">("unsupported");
 
   useEffect(() => {
@@ -35,10 +44,10 @@ export function QuestionsLive({ initialPending }: { initialPending: string[] }) 
 
   const live = useEventSource("questions", () => "/api/questions/stream", {
     questions: (data) => {
-      const { pending } = JSON.parse(data) as { pending: string[] };
-      const fresh = pending.filter((q) => !known.current.has(q));
+      const { pending, count } = JSON.parse(data) as { pending: string[]; count: number };
+      const fresh = known.current ? pending.filter((q) => !known.current?.has(q)) : [];
       known.current = new Set(pending);
-      setCount(pending.length);
+      setCount(count);
       if (fresh.length > 0 && typeof Notification !== "undefined" && Notification.permission === "granted") {
         new Notification("Switchboard: a question for you", {
           body:

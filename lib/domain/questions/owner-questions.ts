@@ -88,37 +88,93 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
  */
 const waitingForOwner = (ownerId: number) => ({ ownerId, status: "pending", holderId: null }) as const;
 
+/** Kinds of question the owner can filter by, each a set of origins (lib/domain/questions/system-question.ts). */
+export const QUESTION_KINDS = {
+  agent: ["agent"],
+  review: ["root_review", "review_escalation", "termination_escalation"],
+  watchdog: ["idle_escalation"],
+  quarantine: ["quarantine"],
+  budget: ["budget_alert", "budget_paused"],
+} as const;
+export type QuestionKind = keyof typeof QUESTION_KINDS;
+
+export type OwnerQuestionFilter = {
+  status?: QuestionStatusFilter;
+  goalId?: number;
+  kind?: QuestionKind;
+};
+
+/** The one `where` of the owner's lists and their counts, so a list and its count always agree. */
+function ownerQuestionsWhere(ownerId: number, f: OwnerQuestionFilter) {
+  const status = f.status ?? "pending";
+  return {
+    ownerId,
+    ...(f.goalId !== undefined ? { goalId: f.goalId } : {}),
+    ...(f.kind !== undefined ? { origin: { in: [...QUESTION_KINDS[f.kind]] } } : {}),
+    ...(status === "pending" ? waitingForOwner(ownerId) : {}),
+    ...(status === "in_chain" ? { status: "pending", holderId: { not: null } } : {}),
+    ...(status === "answered" || status === "declined" ? { status } : {}),
+    ...(status === "closed" ? { status: { in: ["answered", "declined"] } } : {}),
+  };
+}
+
 /**
  * The owner's questions, newest activity first. `pending` means waiting for the owner (the human
  * gateway holds it); `in_chain` pending with an agent of the chain; `closed` is the history (answered or
- * declined). An owner sees only their goals.
+ * declined). An owner sees only their goals. Paged with `offset`/`limit` (at most 500 a page).
  */
 export async function listOwnerQuestions(
   ownerId: number,
-  opts: { status?: QuestionStatusFilter; goalId?: number; limit?: number } = {},
+  opts: OwnerQuestionFilter & { limit?: number; offset?: number } = {},
 ): Promise<QuestionView[]> {
-  const status = opts.status ?? "pending";
   const rows = await read(({ db }) =>
     db.question.findMany({
-      where: {
-        ownerId,
-        ...(opts.goalId !== undefined ? { goalId: opts.goalId } : {}),
-        ...(status === "pending" ? waitingForOwner(ownerId) : {}),
-        ...(status === "in_chain" ? { status: "pending", holderId: { not: null } } : {}),
-        ...(status === "answered" || status === "declined" ? { status } : {}),
-        ...(status === "closed" ? { status: { in: ["answered", "declined"] } } : {}),
-      },
-      orderBy: [{ activityAt: "desc" }, { createdAt: "desc" }],
+      where: ownerQuestionsWhere(ownerId, opts),
+      orderBy: [{ activityAt: "desc" }, { createdAt: "desc" }, { id: "asc" }],
       take: Math.min(opts.limit ?? 200, 500),
+      skip: opts.offset ?? 0,
       include: { goal: { select: { title: true } } },
     }),
   );
   return views(rows as (QuestionRow & { goal: { title: string } })[]);
 }
 
-/** Pending questions waiting for this owner (the unread badge). */
-export async function countOwnerPending(ownerId: number): Promise<number> {
-  return read(({ db }) => db.question.count({ where: waitingForOwner(ownerId) }));
+/** How many of the owner's questions match (the same filter as the list). */
+export async function countOwnerQuestions(ownerId: number, f: OwnerQuestionFilter = {}): Promise<number> {
+  return read(({ db }) => db.question.count({ where: ownerQuestionsWhere(ownerId, f) }));
+}
+
+/** Pending questions waiting for this owner (the unread badge): the inbox's unfiltered count. */
+export const countOwnerPending = (ownerId: number) => countOwnerQuestions(ownerId, { status: "pending" });
+
+/** Waiting-for-the-owner counts per goal and per kind, for the inbox's filters (one grouped read). */
+export async function ownerPendingFacets(ownerId: number) {
+  const { rows, goals } = await read(async ({ db }) => {
+    const rows = await db.question.groupBy({
+      by: ["goalId", "origin"],
+      where: waitingForOwner(ownerId),
+      _count: { _all: true },
+    });
+    const goals = await db.goal.findMany({
+      where: { ownerId, id: { in: [...new Set(rows.map((r) => r.goalId))] } },
+      select: { id: true, title: true },
+      orderBy: { id: "desc" },
+    });
+    return { rows, goals };
+  });
+  const byGoal = new Map<number, number>();
+  const byKind = new Map<QuestionKind, number>();
+  for (const r of rows) {
+    byGoal.set(r.goalId, (byGoal.get(r.goalId) ?? 0) + r._count._all);
+    const kind = (Object.keys(QUESTION_KINDS) as QuestionKind[]).find((k) =>
+      (QUESTION_KINDS[k] as readonly string[]).includes(r.origin),
+    );
+    if (kind) byKind.set(kind, (byKind.get(kind) ?? 0) + r._count._all);
+  }
+  return {
+    goals: goals.map((g) => ({ id: g.id, title: g.title, pending: byGoal.get(g.id) ?? 0 })),
+    byKind,
+  };
 }
 
 /**
@@ -133,12 +189,15 @@ export async function ownerQuestionsStamp(ownerId: number) {
       orderBy: { activityAt: "desc" },
       take: 500,
     });
+    // The count is the badge's own (the id list stops at 500: it only tells new questions apart).
+    const count =
+      rows.length < 500 ? rows.length : await db.question.count({ where: waitingForOwner(ownerId) });
     const latest = await db.question.findFirst({
       where: { ownerId },
       orderBy: { activityAt: "desc" },
       select: { activityAt: true },
     });
-    return { pending: rows.map((r) => r.id), latest: latest?.activityAt.toISOString() ?? null };
+    return { pending: rows.map((r) => r.id), count, latest: latest?.activityAt.toISOString() ?? null };
   });
 }
 
