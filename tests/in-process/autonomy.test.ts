@@ -298,3 +298,22 @@ test("assisted spawn_agent: a ready plan task is held for the leader (here the o
   assert.equal(errorCode(spawned), undefined, JSON.stringify(spawned));
   assert.equal(await agents(), 2);
 });
+
+test("supervised send_message to an agent of another goal or another owner: the tool's own error, never a request naming it", async () => {
+  const mine = await goalWithAgents(h, 1);
+  const sameOwner = await goalWithAgents(h, 1);
+  const otherOwner = await goalWithAgents(h, 1, "someone-else@example.com");
+  const a = mine.agents[1];
+  const b = sameOwner.agents[1];
+  const x = otherOwner.agents[1];
+  assert.ok(a && b && x);
+  await setTier(a.id, "supervised");
+  const send = (to: string) =>
+    a.client.callTool({ name: "send_message", arguments: { to, content: "hello" } });
+  assert.equal(errorCode(await send(b.id)), "task_mismatch");
+  assert.equal(errorCode(await send(x.id)), "unknown_recipient");
+  const asked = await db.read(({ db: d }) =>
+    d.question.count({ where: { askerId: Number(a.id), origin: "autonomy" } }),
+  );
+  assert.equal(asked, 0);
+});
