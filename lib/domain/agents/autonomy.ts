@@ -112,10 +112,8 @@ async function targetOf(
     case "send_message": {
       const to = str(args.to);
       if (!/^\d{1,15}$/.test(to) || (await inTeam(u, me, Number(to)))) return null;
-      // Only an agent of the caller's own goal can be held for approval: any other recipient is the tool's
-      // to refuse (task_mismatch / unknown_recipient), and its name never reaches an approval question.
-      const rcpt = await u.db.agent.findFirst({
-        where: { id: Number(to), goalId: me.goalId },
+      const rcpt = await u.db.agent.findUnique({
+        where: { id: Number(to) },
         select: { name: true, status: true, terminateConsumed: true },
       });
       if (!rcpt || isTerminated(rcpt)) return null; // recipient_terminated is the tool's answer
