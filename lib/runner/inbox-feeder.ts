@@ -38,7 +38,8 @@ export function renderMessage(m: InboxMessage): string {
  * hub's MCP endpoint with the agent's own key (`read_inbox`, long-polling), delivers each message as a user
  * turn, and acknowledges a batch only once every message of it was delivered (the `ack` rides on the next
  * `read_inbox` call). A session that dies mid-batch leaves the rest pending: the hub hands it out again to
- * the next launch. Resolves when `signal` aborts (the session ended) or a delivery is refused.
+ * the next launch. Resolves when `signal` aborts (the session ended), a delivery is refused, or the terminate
+ * sentinel was delivered.
  */
 export async function feedInbox(
   o: { mcpUrl: string; apiKey: string; session: AgentSession; log: Record<string, unknown> },
@@ -91,6 +92,8 @@ export async function feedInbox(
           logger.info({ ...o.log, err: e, message: m.message_id }, "inbox delivery not completed");
           return;
         }
+        // Reading the terminate sentinel ended the agent: its key is retired (agent_retired), nothing follows.
+        if (m.kind === "terminate") return;
       }
       if (page.messages.length > 0) ack = page.ack;
     }
