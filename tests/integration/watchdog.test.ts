@@ -205,6 +205,60 @@ test("an idle leaf agent is nudged twice, then the owner is told; an agent that 
   assert.equal(inbox.filter((m) => m.kind === "watchdog").length, 2);
 });
 
+test("idle agents reach the owner as ONE card per goal listing them all; Terminate them ends every one listed", async () => {
+  const { coordinator: c, goal, token } = await goalWithCoordinator(server);
+  await call(c, "declare_plan", { tasks: [task("x"), task("y"), task("z")] });
+  const ids = [];
+  for (const t of ["x", "y", "z"])
+    ids.push((await call<{ agent_id: string }>(c, "spawn_agent", { task_id: t })).agent_id);
+  const clock = testClock();
+  await launched(ids, clock.now());
+  // Two nudges, then the owner: every agent climbs the ladder at the same passes.
+  for (const s of [timings.idleNudgeS, timings.reviewPingS, timings.reviewPingS, timings.reviewPingS]) {
+    await watchdog.watchdogPass(clock.advance(s));
+  }
+  const log = await events(server, token, goal.goal_id);
+  assert.equal(named(log, "idle.escalated_to_user").length, 3);
+  const cards = (await (
+    await server.fetch(`/api/questions?status=pending&goal_id=${goal.goal_id}&kind=watchdog`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+  ).json()) as {
+    total: number;
+    questions: { qid: string; questions: { question: string; options: { label: string }[] }[] }[];
+  };
+  assert.equal(cards.total, 1, "one card for the goal, not one question per agent");
+  const card = cards.questions[0];
+  assert.ok(card);
+  for (const id of ids) assert.match(card.questions[0]?.question ?? "", new RegExp(`#${id}\\)`));
+  assert.deepEqual(
+    card.questions[0]?.options.map((o) => o.label),
+    ["Nudge them again", "Restart them", "Terminate them", "Leave them"],
+  );
+  const answered = await server.fetch(`/api/questions/${card.qid}/answer`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ answers: [{ selected_labels: ["Terminate them"], text: null }] }),
+  });
+  assert.equal(answered.status, 200, await answered.text());
+  const after = await events(server, token, goal.goal_id);
+  for (const id of ids) {
+    assert.ok(
+      after.some(
+        (e) =>
+          e.event === "agent_completed" &&
+          String(e.agent_id) === id &&
+          e.data.reason === "terminated_by_owner",
+      ),
+      `agent ${id} ended`,
+    );
+  }
+  assert.ok(
+    !after.some((e) => e.event === "agent_completed" && String(e.agent_id) === c.id),
+    "not the coordinator",
+  );
+});
+
 test("an unread terminate sentinel: the agent is ended after the grace period (terminate.forced watchdog_grace)", async () => {
   const { coordinator: c, goal, token } = await goalWithCoordinator(server);
   await call(c, "declare_plan", { tasks: [task("a")] });

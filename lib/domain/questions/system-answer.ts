@@ -8,6 +8,7 @@ import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
 import { terminateQuarantined } from "@/lib/domain/reputation/terminate-quarantined";
 import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
 import { resumeInUnit } from "@/lib/domain/usage/resume-goal";
+import { onIdleDecision } from "@/lib/domain/watchdog/idle-alert";
 import { DomainError } from "@/lib/errors";
 import type { Resolution } from "./resolve";
 import type { QuestionRow } from "./store";
@@ -28,8 +29,10 @@ export const RAISE_AND_RESUME = "Raise the budget and resume";
  *   agent below it; the coordinator ends (status terminated, event `status`) and the goal completes
  *   (`goal_completed`).
  * - root_review, Rework: `applyOwnerVerdict` clears the review and sends `rework: <text>` from the owner.
- * - watchdog escalations: the owner's text goes as a system message to the leader concerned (or to the
- *   agent itself when the owner is its leader).
+ * - watchdog escalations of a review or termination request: the owner's text goes as a system message to
+ *   the leader concerned (or to the agent itself when the owner is its leader).
+ * - idle agents (one card per goal): nudge, restart or terminate every agent listed, or leave them
+ *   (lib/domain/watchdog/idle-alert.ts).
  * - quarantine (issue 13): Lift quarantine lifts it (lib/domain/reputation/lift-quarantine.ts); Terminate
  *   ends it and its subtree (terminate-quarantined.ts); Keep does nothing.
  * - autonomy (issue 13): the agent that asked for approval is told Allow / Deny (and why) and calls again.
@@ -108,6 +111,11 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
   }
   if (q.origin === "budget_paused") {
     await onBudgetDecision(u, q.goalId, first?.selected_labels[0], first?.text ?? "");
+    return;
+  }
+  if (q.origin === "idle_escalation") {
+    // issue 16 §7: one card for every idle agent of the goal; the choice applies to all of them.
+    await onIdleDecision(u, q.goalId, first?.selected_labels[0]);
     return;
   }
   const to = q.subjectLeaderId ?? agentId;

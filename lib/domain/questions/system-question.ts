@@ -1,6 +1,14 @@
 import type { Unit } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import {
+  escalatedIdleAgents,
+  idleAlertText,
+  LEAVE_THEM,
+  NUDGE_AGAIN,
+  RESTART_THEM,
+  TERMINATE_THEM,
+} from "@/lib/domain/watchdog/idle-alert";
 import { newId } from "@/lib/ids";
 import type { SubQuestion } from "./schemas";
 import { fingerprintOf, notifyQuestion } from "./store";
@@ -84,6 +92,7 @@ const budgetPaused = (text: string): SubQuestion[] => [
  * an identical pending escalation is not asked twice. Never throws for a well-formed call.
  */
 export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<string> {
+  if (s.origin === "idle_escalation") return idleAlert(u, s);
   const questions: SubQuestion[] =
     s.origin === "root_review"
       ? ROOT_REVIEW
@@ -117,6 +126,65 @@ export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<stri
     notifyQuestion(u, { id: pending.id, ownerId });
     return pending.id;
   }
+  return createSystemQuestion(u, s, questions, context, fingerprint, ownerId);
+}
+
+/**
+ * issue 16 §7: idle agents reach the owner as ONE card per goal (lib/domain/watchdog/idle-alert.ts): a
+ * pending card is rewritten with the current list, else a new one is asked.
+ */
+async function idleAlert(u: Unit, s: SystemQuestion): Promise<string> {
+  const agents = await escalatedIdleAgents(u, s.goalId);
+  const questions: SubQuestion[] = [
+    {
+      question: idleAlertText(agents.length ? agents : []).slice(0, 2000),
+      header: "Idle agents",
+      multiSelect: false,
+      options: [
+        {
+          label: NUDGE_AGAIN,
+          description: "Each gets a message to carry on; the watchdog starts counting again.",
+        },
+        {
+          label: RESTART_THEM,
+          description: "Each runner-started agent is relaunched (its session resumes).",
+        },
+        {
+          label: TERMINATE_THEM,
+          description: "Each is ended (its task fails); the coordinator is never ended this way.",
+        },
+        { label: LEAVE_THEM, description: "Do nothing now; the card closes." },
+      ],
+    },
+  ];
+  const pending = await u.db.question.findFirst({
+    where: { goalId: s.goalId, origin: s.origin, status: "pending" },
+    select: { id: true, ownerId: true },
+  });
+  if (pending) {
+    await u.db.question.update({
+      where: { id: pending.id },
+      data: { questionsJson: JSON.stringify(questions), activityAt: new Date() },
+    });
+    notifyQuestion(u, { id: pending.id, ownerId: pending.ownerId });
+    return pending.id;
+  }
+  return createSystemQuestion(u, s, questions, null, fingerprintOf(questions, `idle:${s.goalId}`));
+}
+
+async function createSystemQuestion(
+  u: Unit,
+  s: SystemQuestion,
+  questions: SubQuestion[],
+  context: string | null,
+  fingerprint: string,
+  knownOwnerId?: number | null,
+): Promise<string> {
+  const ownerId =
+    knownOwnerId !== undefined
+      ? knownOwnerId
+      : ((await u.db.goal.findUnique({ where: { id: s.goalId }, select: { ownerId: true } }))?.ownerId ??
+        null);
   const id = newId("q");
   await u.db.question.create({
     data: {

@@ -78,36 +78,52 @@ export async function terminateAgentAsOwner(ownerId: number, agentId: number) {
         details: { agent_id: String(agentId), terminate_consumed: a.terminateConsumed },
       });
     }
-    await appendEvent(u, {
-      goalId: a.goalId,
-      name: "terminate.forced",
-      agentId: a.id,
-      teamId: a.teamId,
-      data: { reason: "owner", by: USER_SENTINEL },
-    });
-    await finishAgentTask(u, a, "failed");
-    await postSentinels(u, a.id, "owner", null);
-    await u.db.agent.update({
-      where: { id: a.id },
-      data: {
-        status: "terminated",
-        terminateConsumed: true,
-        reviewPending: false,
-        terminationRequested: false,
-        relaunchAt: null,
-        ...(a.runState === "starting" || a.runState === "running" ? {} : { leaseUntil: null }),
-        ...(a.runnerManaged && a.runState !== "starting" && a.runState !== "running"
-          ? { runState: "exited" }
-          : {}),
-      },
-    });
-    await appendEvent(u, {
-      goalId: a.goalId,
-      name: "agent_completed",
-      agentId: a.id,
-      teamId: a.teamId,
-      data: { reason: "terminated_by_owner" },
-    });
+    await endAgentAsOwner(u, a);
     return { agent_id: a.id, terminated: true };
+  });
+}
+
+type Endable = {
+  id: number;
+  goalId: number;
+  teamId: string | null;
+  leaderId: number | null;
+  planTaskId: string | null;
+  runnerManaged: boolean;
+  runState: string | null;
+  terminateConsumed: boolean;
+};
+
+/** The owner's end of one agent, inside the caller's unit (Terminate here, and the watchdog's idle alert). */
+export async function endAgentAsOwner(u: Unit, a: Endable): Promise<void> {
+  await appendEvent(u, {
+    goalId: a.goalId,
+    name: "terminate.forced",
+    agentId: a.id,
+    teamId: a.teamId,
+    data: { reason: "owner", by: USER_SENTINEL },
+  });
+  await finishAgentTask(u, a, "failed");
+  await postSentinels(u, a.id, "owner", null);
+  await u.db.agent.update({
+    where: { id: a.id },
+    data: {
+      status: "terminated",
+      terminateConsumed: true,
+      reviewPending: false,
+      terminationRequested: false,
+      relaunchAt: null,
+      ...(a.runState === "starting" || a.runState === "running" ? {} : { leaseUntil: null }),
+      ...(a.runnerManaged && a.runState !== "starting" && a.runState !== "running"
+        ? { runState: "exited" }
+        : {}),
+    },
+  });
+  await appendEvent(u, {
+    goalId: a.goalId,
+    name: "agent_completed",
+    agentId: a.id,
+    teamId: a.teamId,
+    data: { reason: "terminated_by_owner" },
   });
 }

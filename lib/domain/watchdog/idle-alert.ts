@@ -3,9 +3,8 @@ import { isTerminated, notTerminatedWhere } from "@/lib/domain/agents/terminated
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
-import { finishAgentTask } from "@/lib/domain/plans/plan-state";
 import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
-import { postSentinels } from "@/lib/domain/teams/terminate-child";
+import { endAgentAsOwner } from "@/lib/domain/runner/owner-controls";
 
 /**
  * The watchdog's idle alert (issue 16 §7, docs/decisions.md "Watchdog alerts"): when an agent's idle ladder
@@ -24,6 +23,8 @@ type IdleAgent = {
   name: string;
   goalId: number;
   teamId: string | null;
+  leaderId: number | null;
+  planTaskId: string | null;
   lastToolCallAt: Date | null;
   idleStageAt: Date | null;
   runStartedAt: Date | null;
@@ -42,6 +43,8 @@ export async function escalatedIdleAgents(u: Unit, goalId: number): Promise<Idle
       name: true,
       goalId: true,
       teamId: true,
+      leaderId: true,
+      planTaskId: true,
       lastToolCallAt: true,
       idleStageAt: true,
       runStartedAt: true,
@@ -96,12 +99,24 @@ export async function onIdleDecision(u: Unit, goalId: number, label: string | un
       });
       // The ladder starts again from here (two nudges, then the owner).
       await u.db.agent.update({ where: { id: a.id }, data: { idleStage: 0, idleStageAt: now } });
-      await appendEvent(u, { goalId, name: "watchdog.idle_nudge", agentId: a.id, data: { by: USER_SENTINEL } });
+      await appendEvent(u, {
+        goalId,
+        name: "watchdog.idle_nudge",
+        agentId: a.id,
+        data: { by: USER_SENTINEL },
+      });
     } else if (label === RESTART_THEM && a.runnerManaged) {
       // A new launch (its runner's next renewal of the old one answers kill); the session resumes.
       await u.db.agent.update({
         where: { id: a.id },
-        data: { runState: "queued", leaseUntil: null, crashStreak: 0, relaunchAt: null, idleStage: 0, idleStageAt: now },
+        data: {
+          runState: "queued",
+          leaseUntil: null,
+          crashStreak: 0,
+          relaunchAt: null,
+          idleStage: 0,
+          idleStageAt: now,
+        },
       });
       await appendEvent(u, {
         goalId,
@@ -111,26 +126,7 @@ export async function onIdleDecision(u: Unit, goalId: number, label: string | un
       });
       u.notify(LAUNCH_TOPIC);
     } else if (label === TERMINATE_THEM && a.id !== goal?.coordinatorAgentId) {
-      await appendEvent(u, {
-        goalId,
-        name: "terminate.forced",
-        agentId: a.id,
-        teamId: a.teamId,
-        data: { reason: "owner", by: USER_SENTINEL },
-      });
-      await finishAgentTask(u, a, "failed");
-      await postSentinels(u, a.id, "owner", null);
-      await u.db.agent.update({
-        where: { id: a.id },
-        data: { status: "terminated", terminateConsumed: true, reviewPending: false, terminationRequested: false },
-      });
-      await appendEvent(u, {
-        goalId,
-        name: "agent_completed",
-        agentId: a.id,
-        teamId: a.teamId,
-        data: { reason: "terminated_by_owner" },
-      });
+      await endAgentAsOwner(u, a);
     }
   }
 }
