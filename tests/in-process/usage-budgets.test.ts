@@ -576,6 +576,105 @@ test("cost views: group_by agent / model / task, top N with other, hour and day 
   assert.equal((await rest(server, "GET", `/api/goals/${g.goal.goal_id}/costs`, stranger)).status, 404);
 });
 
+test("an hourly view over days is exact: whole days from the daily roll-ups and the edge hours from the hourly ones give the raw reports' sums", async () => {
+  const g = await budgetGoal(3, {});
+  const agents = g.agents.slice(1);
+  const { recordUsage } = await import("@/lib/domain/usage/record-usage");
+  const { spans } = await import("@/lib/domain/usage/cost-report");
+  // 60 reports spread over four days (every 97 minutes from 2026-03-01 05:10), fractional cents, two
+  // billing types, three agents and two models.
+  const t0 = Date.parse("2026-03-01T05:10:00Z");
+  const raw: { at: Date; agent: string; model: string; micros: number; tokens: number; type: string }[] = [];
+  for (let i = 0; i < 60; i++) {
+    const r = {
+      at: new Date(t0 + i * 97 * 60_000),
+      agent: agents[i % 3]?.id as string,
+      model: i % 2 ? "m-odd" : "m-even",
+      micros: 1_000_000 * (i % 7) + 333_337 * (i % 5),
+      tokens: 100 + i,
+      type: i % 4 ? "api" : "subscription",
+    };
+    raw.push(r);
+    await recordUsage({
+      agentId: Number(r.agent),
+      model: r.model,
+      inputTokens: r.tokens,
+      outputTokens: 0,
+      costCents: Math.floor(r.micros / 1_000_000),
+      costMicros: r.micros % 1_000_000,
+      source: "runner",
+      billingType: r.type as "api" | "subscription",
+      idempotencyKey: key(),
+      at: r.at,
+    });
+  }
+  // The goal-level hours hold every report once.
+  const hours = await db.read((u) => u.db.usageGoalHour.findMany({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(
+    hours.reduce((s, h) => s + h.cents * 1_000_000 + h.micros, 0),
+    raw.reduce((s, r) => s + r.micros, 0),
+  );
+  assert.equal(
+    hours.reduce((s, h) => s + h.reports, 0),
+    60,
+  );
+  // From 07:30 on day 1 to 16:00 on day 4: two edge spans by hour, two whole days by day.
+  const from = "2026-03-01T07:30:00Z";
+  const to = "2026-03-04T16:00:00Z";
+  assert.deepEqual(
+    spans(new Date(from), new Date(to), "hour").map((s) => [
+      s.table,
+      s.from.toISOString(),
+      s.to.toISOString(),
+    ]),
+    [
+      ["UsageBucket", "2026-03-01T07:30:00.000Z", "2026-03-02T00:00:00.000Z"],
+      ["UsageDay", "2026-03-02T00:00:00.000Z", "2026-03-04T00:00:00.000Z"],
+      ["UsageBucket", "2026-03-04T00:00:00.000Z", "2026-03-04T16:00:00.000Z"],
+    ],
+  );
+  const hourOf = (d: Date) => Math.floor(d.getTime() / 3_600_000) * 3_600_000;
+  const inRange = raw.filter((r) => hourOf(r.at) >= Date.parse(from) && hourOf(r.at) < Date.parse(to));
+  assert.ok(inRange.length > 0 && inRange.length < raw.length);
+  for (const by of ["agent", "model"] as const) {
+    const res = await rest(
+      server,
+      "GET",
+      `/api/goals/${g.goal.goal_id}/costs?group_by=${by}&bucket=hour&from=${from}&to=${to}&limit=200`,
+      g.token,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const want = new Map<string, { micros: number; api: number; tokens: number; reports: number }>();
+    for (const r of inRange) {
+      const k = by === "agent" ? r.agent : r.model;
+      const w = want.get(k) ?? { micros: 0, api: 0, tokens: 0, reports: 0 };
+      w.micros += r.micros;
+      if (r.type === "api") w.api += r.micros;
+      w.tokens += r.tokens;
+      w.reports += 1;
+      want.set(k, w);
+    }
+    assert.deepEqual(
+      Object.fromEntries(
+        (res.json.groups as Json[]).map((x) => [x.key, [x.cents, x.api_cents, x.tokens, x.reports]]),
+      ),
+      Object.fromEntries(
+        [...want].map(([k, w]) => [
+          k,
+          [Math.floor(w.micros / 1e6), Math.floor(w.api / 1e6), w.tokens, w.reports],
+        ]),
+      ),
+    );
+    // The series: one point per hour that had spend, each the sum of its reports.
+    const points = new Map<number, number>();
+    for (const r of inRange) points.set(hourOf(r.at), (points.get(hourOf(r.at)) ?? 0) + r.micros);
+    assert.deepEqual(
+      (res.json.series as Json[]).map((p) => [p.t, p.cents]),
+      [...points].sort(([x], [y]) => x - y).map(([t, m]) => [new Date(t).toISOString(), Math.floor(m / 1e6)]),
+    );
+  }
+});
+
 test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert, exactly one pause, nothing lost or doubled", async () => {
   const g = await budgetGoal(50, { cents: 1000 });
   const reporters = g.agents.slice(1);
@@ -609,6 +708,15 @@ test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert
   assert.equal(
     daySum.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
     150 * each,
+  );
+  const goalHours = await db.read((u) => u.db.usageGoalHour.findMany({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(
+    goalHours.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
+    150 * each,
+  );
+  assert.equal(
+    goalHours.reduce((s, b) => s + b.reports, 0),
+    150,
   );
   assert.equal((await events(g.goal.goal_id, "budget.alert")).length, 1);
   assert.equal((await events(g.goal.goal_id, "goal.paused")).length, 1);

@@ -55,6 +55,9 @@ export const SUMS = `"billingType", SUM(cents) AS cents, SUM(micros) AS micros, 
   SUM("outputTokens") AS "outputTokens", SUM("cacheReadTokens") AS "cacheReadTokens", SUM("cacheWriteTokens") AS "cacheWriteTokens",
   SUM(reports) AS reports`;
 
+/** The columns of one goal-level hour row (`UsageGoalHour`), named as `SUMS` names its sums. */
+const SERIES = `"billingType", cents, micros, tokens, "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", reports`;
+
 const KEY: Record<GroupBy, string> = {
   agent: `"agentId"`,
   task: `"taskId"`,
@@ -117,7 +120,29 @@ const TABLE: Record<Grain, { table: string; col: string }> = {
   day: { table: "UsageDay", col: "day" },
 };
 
-/** Groups of the goal's buckets in [from, to), largest spend first (one GROUP BY over the buckets). */
+const DAY = 86_400_000;
+
+type Span = { table: string; col: string; from: Date; to: Date };
+
+/**
+ * The roll-up reads that cover [from, to) exactly: at the daily grain, the daily roll-ups; at the hourly
+ * grain, the whole UTC days inside the range from the daily roll-ups (24× fewer rows) and only the hours
+ * at either edge from the hourly ones. A day row is the sum of its 24 hour rows (kept in the same
+ * transaction), so the groups are the same as from the hours alone; a month by hour reads ~1/24 of the rows.
+ */
+export function spans(from: Date, to: Date, grain: Grain): Span[] {
+  if (grain === "day") return [{ ...TABLE.day, from, to }];
+  const d0 = Math.ceil(from.getTime() / DAY) * DAY;
+  const d1 = Math.floor(to.getTime() / DAY) * DAY;
+  if (d1 <= d0) return [{ ...TABLE.hour, from, to }];
+  const out: Span[] = [];
+  if (from.getTime() < d0) out.push({ ...TABLE.hour, from, to: new Date(d0) });
+  out.push({ ...TABLE.day, from: new Date(d0), to: new Date(d1) });
+  if (d1 < to.getTime()) out.push({ ...TABLE.hour, from: new Date(d1), to });
+  return out;
+}
+
+/** Groups of the goal's spend in [from, to), largest spend first (one GROUP BY per span). */
 async function groups(
   u: ReadUnit,
   goalId: number,
@@ -126,14 +151,18 @@ async function groups(
   to: Date,
   grain: Grain,
 ): Promise<CostGroup[]> {
-  const { table, col } = TABLE[grain];
-  const rows = await u.sql.all<SumRow>(
-    `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
-     GROUP BY ${KEY[by]}, "billingType"`,
-    goalId,
-    from,
-    to,
-  );
+  const rows: SumRow[] = [];
+  for (const { table, col, from: f, to: t } of spans(from, to, grain)) {
+    rows.push(
+      ...(await u.sql.all<SumRow>(
+        `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
+         GROUP BY ${KEY[by]}, "billingType"`,
+        goalId,
+        f,
+        t,
+      )),
+    );
+  }
   const acc = byKey(rows);
   const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
   return [...acc]
@@ -201,8 +230,6 @@ export function billingTree(
     .map(([code, a]) => ({ code, depth: code === "" ? 0 : code.split(".").length - 1, ...a }));
 }
 
-const DAY = 86_400_000;
-
 /**
  * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
  * hourly roll-ups; `bucket=day` the daily ones, and then counts whole UTC days (`from` is rounded down and
@@ -210,18 +237,18 @@ const DAY = 86_400_000;
  */
 export async function goalCosts(goalId: number, q: CostsQuery) {
   let to = q.to ? new Date(q.to) : new Date();
-  // Default range: 30 days by day, the last 48 hours by hour (an hourly view of a month scans 24× more rows).
+  // Default range: 30 days by day, the last 48 hours by hour (a month by hour is allowed: it reads whole days
+  // from the daily roll-ups, see `spans`).
   let from = q.from ? new Date(q.from) : new Date(to.getTime() - (q.bucket === "hour" ? 2 : 30) * DAY);
   if (q.bucket === "day") {
     to = new Date(Math.ceil(to.getTime() / DAY) * DAY);
     from = new Date(Math.floor(from.getTime() / DAY) * DAY);
   }
-  const { table, col } = TABLE[q.bucket];
   return read(async (u) => {
     const all = await groups(u, goalId, q.group_by, from, to, q.bucket);
+    // The series from the goal-level hours (one row per hour and billing type), folded into days here.
     const series = await u.sql.all<SumRow & { hour: SqlDate }>(
-      `SELECT ${col} AS hour, '' AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
-       GROUP BY ${col}, "billingType" ORDER BY ${col}`,
+      `SELECT hour, '' AS key, ${SERIES} FROM "UsageGoalHour" WHERE "goalId" = ? AND hour >= ? AND hour < ?`,
       goalId,
       from,
       to,
