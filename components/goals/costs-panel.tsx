@@ -2,6 +2,7 @@ import Link from "next/link";
 import { Panel } from "@/components/ui/panel";
 import { ALERT_AT } from "@/lib/domain/usage/budget";
 import { type CostGroup, GROUP_BY, type GroupBy, goalCosts } from "@/lib/domain/usage/cost-report";
+import { BillingTreeTable } from "./billing-tree";
 import { BudgetControls } from "./budget-controls";
 import { CostsChart } from "./costs-chart";
 
@@ -176,7 +177,10 @@ function Breakdown({
   );
 }
 
-/** The goal page's "Costs" section: total vs budget, spend per day (30 days), and the four breakdowns (top 10 + other). */
+/**
+ * The goal page's "Costs" section: total vs budget, spend per day (30 days), and the four breakdowns (top 10
+ * + other; billing codes as their hierarchy, the 10 largest codes with their parents).
+ */
 export async function CostsPanel({ goal }: { goal: Goal }) {
   const views = [];
   for (const by of GROUP_BY)
@@ -207,9 +211,16 @@ export async function CostsPanel({ goal }: { goal: Goal }) {
       </div>
       <CostsChart points={series} />
       <div className="grid gap-5 border-t border-slate-100 px-5 py-4 sm:grid-cols-2">
-        {views.map((v) => (
-          <Breakdown key={v.group_by} goalId={goal.id} by={v.group_by} groups={v.groups} other={v.other} />
-        ))}
+        {views.map((v) =>
+          v.billing_tree ? (
+            <div key={v.group_by}>
+              <h3 className="text-xs font-semibold text-slate-700">{TITLES[v.group_by]}</h3>
+              <BillingTreeTable nodes={v.billing_tree} max={TOP} testId="costs-by-billing_code" />
+            </div>
+          ) : (
+            <Breakdown key={v.group_by} goalId={goal.id} by={v.group_by} groups={v.groups} other={v.other} />
+          ),
+        )}
       </div>
     </Panel>
   );

@@ -238,6 +238,96 @@ test("spend rolls up to the held task, every ancestor, and an hourly bucket keye
   );
 });
 
+test("billing codes as a hierarchy (/ and .): REST billing_tree, /api/costs and its CSV roll every code into its prefixes, exactly", async () => {
+  const t = await withTree(
+    1,
+    {},
+    node("Root", {
+      billing_code: "eng",
+      children: [
+        node("API", { billing_code: "eng/backend/api" }),
+        node("Database", { billing_code: "eng/backend/db" }),
+        node("Web", { billing_code: "eng/web" }),
+        node("Docs", { billing_code: "docs.csv" }),
+      ],
+    }),
+  );
+  const a = t.agents[1];
+  assert.ok(a);
+  const { recordUsage } = await import("@/lib/domain/usage/record-usage");
+  const at = new Date("2026-05-10T12:00:00Z");
+  // (task, cents, micro-cents): the backend codes' fractions only make a whole cent together.
+  for (const [task, cents, micros] of [
+    ["API", 10, 600_000],
+    ["API", 0, 100_000],
+    ["Database", 5, 500_000],
+    ["Web", 3, 0],
+    ["Root", 1, 0],
+    ["Docs", 2, 0],
+  ] as const) {
+    await recordUsage({
+      agentId: Number(a.id),
+      taskId: t.ids[task],
+      model: "m",
+      inputTokens: 10,
+      outputTokens: 0,
+      costCents: cents,
+      costMicros: micros,
+      source: "runner",
+      idempotencyKey: key(),
+      at,
+    });
+  }
+  const costs = await rest(
+    server,
+    "GET",
+    `/api/goals/${t.goal.goal_id}/costs?group_by=billing_code&from=2026-05-10T00:00:00Z&to=2026-05-11T00:00:00Z`,
+    t.token,
+  );
+  assert.equal(costs.status, 200, JSON.stringify(costs.json));
+  const rows = (nodes: Json[]) =>
+    nodes.map((n) => [n.code, n.parent, n.depth, n.cents, n.own_cents, n.tokens]);
+  const want = [
+    // eng: 10.6 + 0.1 + 5.5 + 3 + 1 = 20.2 ¢ (the fractions summed before flooring), 50 tokens.
+    ["eng", null, 0, 20, 1, 50],
+    ["eng/backend", "eng", 1, 16, 0, 30],
+    ["eng/backend/api", "eng/backend", 2, 10, 10, 20],
+    ["eng/backend/db", "eng/backend", 2, 5, 5, 10],
+    ["eng/web", "eng", 1, 3, 3, 10],
+    ["docs", null, 0, 2, 0, 10],
+    ["docs.csv", "docs", 1, 2, 2, 10],
+  ];
+  assert.deepEqual(rows(costs.json.billing_tree as Json[]), want);
+  assert.deepEqual(
+    (costs.json.billing_tree as Json[]).slice(0, 3).map((n) => n.name),
+    ["eng", "backend", "api"],
+  );
+  // The owner's view across goals (a range holding only this spend) and its CSV.
+  const mine = await rest(
+    server,
+    "GET",
+    "/api/costs?group_by=billing_code&from=2026-05-10&to=2026-05-10",
+    t.token,
+  );
+  assert.equal(mine.status, 200, JSON.stringify(mine.json));
+  assert.deepEqual(rows(mine.json.billing_tree as Json[]), want);
+  const csv = await server.fetch(
+    "/api/costs?group_by=billing_code&from=2026-05-10&to=2026-05-10&format=csv",
+    {
+      headers: { authorization: `Bearer ${t.token}` },
+    },
+  );
+  const lines = (await csv.text()).trim().split("\r\n");
+  assert.equal(
+    lines[0],
+    "code,parent,depth,cents,own_cents,api_cents,subscription_cents,tokens,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,reports",
+  );
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(",").slice(0, 5).join(",")),
+    want.map(([code, parent, depth, cents, own]) => [code, parent ?? "", depth, cents, own].join(",")),
+  );
+});
+
 test("80 % posts exactly one alert (channel, event, owner question); 100 % pauses in the same transaction; the goal page snapshot says so", async () => {
   const g = await budgetGoal(1, { cents: 100 });
   const a = g.agents[1];

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ReadUnit, read } from "@/lib/db";
 import { type SqlDate, type SqlInt, toDate, toInt } from "@/lib/db/rows";
+import { billingTree } from "./billing-tree";
 import { MICROS_PER_CENT } from "./record-usage";
 
 export const GROUP_BY = ["agent", "task", "billing_code", "model"] as const;
@@ -142,15 +143,15 @@ export function spans(from: Date, to: Date, grain: Grain): Span[] {
   return out;
 }
 
-/** Groups of the goal's spend in [from, to), largest spend first (one GROUP BY per span). */
-async function groups(
+/** The goal's spend in [from, to) per group key, exact (micro-cents), one GROUP BY per span. */
+async function groupAccs(
   u: ReadUnit,
   goalId: number,
   by: GroupBy,
   from: Date,
   to: Date,
   grain: Grain,
-): Promise<CostGroup[]> {
+): Promise<Map<string, Acc>> {
   const rows: SumRow[] = [];
   for (const { table, col, from: f, to: t } of spans(from, to, grain)) {
     rows.push(
@@ -163,11 +164,32 @@ async function groups(
       )),
     );
   }
-  const acc = byKey(rows);
+  return byKey(rows);
+}
+
+/** Labelled groups, largest spend first. */
+async function labelled(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  acc: Map<string, Acc>,
+): Promise<CostGroup[]> {
   const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
   return [...acc]
     .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
     .sort((x, y) => y.cents - x.cents || y.tokens - x.tokens || x.key.localeCompare(y.key));
+}
+
+/** Groups of the goal's spend in [from, to), largest spend first. */
+async function groups(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  from: Date,
+  to: Date,
+  grain: Grain,
+): Promise<CostGroup[]> {
+  return labelled(u, goalId, by, await groupAccs(u, goalId, by, from, to, grain));
 }
 
 async function labelsOf(
@@ -210,26 +232,6 @@ export function topN(
   return { groups: all.slice(0, limit), other };
 }
 
-/** Billing codes are hierarchical: `billing.csv` also counts under `billing`. Every prefix, with its subtree's spend. */
-export function billingTree(
-  flat: CostGroup[],
-): { code: string; depth: number; cents: number; tokens: number }[] {
-  const acc = new Map<string, { cents: number; tokens: number }>();
-  for (const g of flat) {
-    const parts = g.key === "" ? [""] : g.key.split(".");
-    for (let i = 1; i <= parts.length; i++) {
-      const code = parts.slice(0, i).join(".");
-      const a = acc.get(code) ?? { cents: 0, tokens: 0 };
-      a.cents += g.cents;
-      a.tokens += g.tokens;
-      acc.set(code, a);
-    }
-  }
-  return [...acc]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([code, a]) => ({ code, depth: code === "" ? 0 : code.split(".").length - 1, ...a }));
-}
-
 /**
  * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
  * hourly roll-ups; `bucket=day` the daily ones, and then counts whole UTC days (`from` is rounded down and
@@ -245,7 +247,8 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
     from = new Date(Math.floor(from.getTime() / DAY) * DAY);
   }
   return read(async (u) => {
-    const all = await groups(u, goalId, q.group_by, from, to, q.bucket);
+    const accs = await groupAccs(u, goalId, q.group_by, from, to, q.bucket);
+    const all = await labelled(u, goalId, q.group_by, accs);
     // The series from the goal-level hours (one row per hour and billing type), folded into days here.
     const series = await u.sql.all<SumRow & { hour: SqlDate }>(
       `SELECT hour, '' AS key, ${SERIES} FROM "UsageGoalHour" WHERE "goalId" = ? AND hour >= ? AND hour < ?`,
@@ -283,7 +286,7 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
       groups: top.groups,
       other: top.other,
       group_count: all.length,
-      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(all) } : {}),
+      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(accs, done) } : {}),
       series: [...points]
         .sort(([a], [b]) => a - b)
         .map(([t, a]) => ({ t: new Date(t).toISOString(), ...done(a) })),
