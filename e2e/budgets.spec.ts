@@ -166,17 +166,21 @@ test("billing codes show as their hierarchy on the goal page and on /costs (and 
   await signIn(page, server.url);
   await page.goto(`${server.url}/goals/${created.goal_id}`);
   const tree = page.getByTestId("costs-by-billing_code");
-  const row = (code: string) => tree.locator(`[data-code="${code}"]`);
+  const row = (code: string) => tree.locator(`[data-key="${code}"]`);
   await expect(row("eng")).toContainText("$0.65");
   await expect(row("eng")).toHaveAttribute("data-depth", "0");
   await expect(row("eng/backend")).toContainText("$0.40");
   await expect(row("eng/backend/api")).toHaveAttribute("data-depth", "2");
   await expect(row("eng/web")).toContainText("$0.25");
+  // Tasks roll up their tree the same way: Engineering holds its two children's spend.
+  const byTask = page.getByTestId("costs-by-task");
+  await expect(byTask.locator(`[data-key="${idOf("Engineering")}"]`)).toContainText("$0.65");
+  await expect(byTask.locator(`[data-key="${idOf("Backend API")}"]`)).toHaveAttribute("data-depth", "1");
 
   await page.goto(`${server.url}/costs?group_by=billing_code`);
   const all = page.getByTestId("owner-billing-codes");
-  await expect(all.locator('[data-code="eng"]')).toContainText("$0.65");
-  await expect(all.locator('[data-code="eng/backend"]')).toContainText("backend");
+  await expect(all.locator('[data-key="eng"]')).toContainText("$0.65");
+  await expect(all.locator('[data-key="eng/backend"]')).toContainText("backend");
   const csv = await page.request.get(
     await page
       .getByTestId("costs-csv")

@@ -1,7 +1,7 @@
 // Costs across all the owner's goals (issue 12): a date range, a breakdown (goal, agent, billing code,
 // model) paged by spend, totals (API-key billed vs subscription at list price), and CSV export.
 import Link from "next/link";
-import { BillingTreeTable } from "@/components/goals/billing-tree";
+import { billingRows, CostTreeTable } from "@/components/goals/cost-tree";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { OWNER_GROUP_BY, ownerCosts, ownerCostsQuery } from "@/lib/domain/usage/owner-costs";
@@ -102,7 +102,7 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
               <code>eng/backend</code> and <code>eng</code>); "own" is what was reported under the code
               itself.
             </p>
-            <BillingTreeTable nodes={tree} max={200} testId="owner-billing-codes" dense={false} />
+            <CostTreeTable nodes={billingRows(tree)} max={200} testId="owner-billing-codes" dense={false} />
           </div>
         )}
         {!tree && (

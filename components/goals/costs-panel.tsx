@@ -2,8 +2,8 @@ import Link from "next/link";
 import { Panel } from "@/components/ui/panel";
 import { ALERT_AT } from "@/lib/domain/usage/budget";
 import { type CostGroup, GROUP_BY, type GroupBy, goalCosts } from "@/lib/domain/usage/cost-report";
-import { BillingTreeTable } from "./billing-tree";
 import { BudgetControls } from "./budget-controls";
+import { billingRows, CostTreeTable } from "./cost-tree";
 import { CostsChart } from "./costs-chart";
 
 type Goal = {
@@ -20,7 +20,7 @@ type Goal = {
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const TITLES: Record<GroupBy, string> = {
   agent: "By agent",
-  task: "By task",
+  task: "By task (with its subtasks)",
   billing_code: "By billing code",
   model: "By model",
 };
@@ -179,7 +179,7 @@ function Breakdown({
 
 /**
  * The goal page's "Costs" section: total vs budget, spend per day (30 days), and the four breakdowns (top 10
- * + other; billing codes as their hierarchy, the 10 largest codes with their parents).
+ * + other; tasks and billing codes as their hierarchies, the 10 largest nodes with their parents).
  */
 export async function CostsPanel({ goal }: { goal: Goal }) {
   const views = [];
@@ -212,10 +212,15 @@ export async function CostsPanel({ goal }: { goal: Goal }) {
       <CostsChart points={series} />
       <div className="grid gap-5 border-t border-slate-100 px-5 py-4 sm:grid-cols-2">
         {views.map((v) =>
-          v.billing_tree ? (
+          v.billing_tree || v.task_tree ? (
             <div key={v.group_by}>
               <h3 className="text-xs font-semibold text-slate-700">{TITLES[v.group_by]}</h3>
-              <BillingTreeTable nodes={v.billing_tree} max={TOP} testId="costs-by-billing_code" />
+              <CostTreeTable
+                nodes={v.task_tree ?? billingRows(v.billing_tree ?? [])}
+                max={TOP}
+                testId={`costs-by-${v.group_by}`}
+                href={(key) => href(goal.id, v.group_by, key)}
+              />
             </div>
           ) : (
             <Breakdown key={v.group_by} goalId={goal.id} by={v.group_by} groups={v.groups} other={v.other} />

@@ -238,7 +238,7 @@ test("spend rolls up to the held task, every ancestor, and an hourly bucket keye
   );
 });
 
-test("billing codes as a hierarchy (/ and .): REST billing_tree, /api/costs and its CSV roll every code into its prefixes, exactly", async () => {
+test("billing codes as a hierarchy (/ and .) and tasks as their tree: REST billing_tree and task_tree, /api/costs and its CSV roll up exactly", async () => {
   const t = await withTree(
     1,
     {},
@@ -302,6 +302,24 @@ test("billing codes as a hierarchy (/ and .): REST billing_tree, /api/costs and 
     (costs.json.billing_tree as Json[]).slice(0, 3).map((n) => n.name),
     ["eng", "backend", "api"],
   );
+  // The task breakdown rolled up the task tree: Root holds its own 1 ¢ and its four children's spend.
+  const byTask = await rest(
+    server,
+    "GET",
+    `/api/goals/${t.goal.goal_id}/costs?group_by=task&from=2026-05-10T00:00:00Z&to=2026-05-11T00:00:00Z`,
+    t.token,
+  );
+  assert.deepEqual(
+    (byTask.json.task_tree as Json[]).map((n) => [n.name, n.depth, n.cents, n.own_cents]),
+    [
+      ["Root", 0, 22, 1],
+      ["API", 1, 10, 10],
+      ["Database", 1, 5, 5],
+      ["Web", 1, 3, 3],
+      ["Docs", 1, 2, 2],
+    ],
+  );
+  assert.equal((byTask.json.task_tree as Json[])[1]?.parent, String(t.ids.Root));
   // The owner's view across goals (a range holding only this spend) and its CSV.
   const mine = await rest(
     server,

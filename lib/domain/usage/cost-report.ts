@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { type ReadUnit, read } from "@/lib/db";
 import { type SqlDate, type SqlInt, toDate, toInt } from "@/lib/db/rows";
-import { billingTree } from "./billing-tree";
+import { billingTree, rollUp, type TreeNode } from "./billing-tree";
 import { MICROS_PER_CENT } from "./record-usage";
 
 export const GROUP_BY = ["agent", "task", "billing_code", "model"] as const;
@@ -233,6 +233,33 @@ export function topN(
 }
 
 /**
+ * The goal's tasks as a cost tree: each task with its subtree's spend in the range (the task breakdown
+ * rolled up its parents), `key` the task id ("0": spend on no task), `name` its title.
+ */
+async function taskTree(u: ReadUnit, goalId: number, perTask: Map<string, Acc>): Promise<TreeNode[]> {
+  const tasks = await u.db.goalTask.findMany({
+    where: { goalId },
+    select: { id: true, parentId: true, title: true },
+  });
+  const byId = new Map(tasks.map((t) => [String(t.id), t]));
+  const pathOf = (key: string): string[] => {
+    const path: string[] = [];
+    for (let k: string | undefined = key; k !== undefined && path.length <= tasks.length; ) {
+      path.unshift(k);
+      const parent: number | null | undefined = byId.get(k)?.parentId;
+      k = parent === null || parent === undefined ? undefined : String(parent);
+    }
+    return path;
+  };
+  return rollUp(
+    perTask,
+    pathOf,
+    (key) => (key === "0" ? "(no task)" : (byId.get(key)?.title ?? `task ${key}`)),
+    done,
+  );
+}
+
+/**
  * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
  * hourly roll-ups; `bucket=day` the daily ones, and then counts whole UTC days (`from` is rounded down and
  * `to` up to midnight).
@@ -287,6 +314,7 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
       other: top.other,
       group_count: all.length,
       ...(q.group_by === "billing_code" ? { billing_tree: billingTree(accs, done) } : {}),
+      ...(q.group_by === "task" ? { task_tree: await taskTree(u, goalId, accs) } : {}),
       series: [...points]
         .sort(([a], [b]) => a - b)
         .map(([t, a]) => ({ t: new Date(t).toISOString(), ...done(a) })),
