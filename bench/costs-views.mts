@@ -181,6 +181,27 @@ try {
       from: new Date(start).toISOString(),
     }),
   );
+  // For comparison under the same load: the former shape of a month by hour, both queries over the hourly rows.
+  const { SUMS } = await import("../lib/domain/usage/cost-report");
+  await time("former month by hour (hourly rows only)", () =>
+    read(async ({ sql }) => {
+      const from = new Date(start);
+      const to = new Date();
+      await sql.all(
+        `SELECT model AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ? GROUP BY model, "billingType"`,
+        goal.goal_id,
+        from,
+        to,
+      );
+      await sql.all(
+        `SELECT hour, '' AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ?
+         GROUP BY hour, "billingType" ORDER BY hour`,
+        goal.goal_id,
+        from,
+        to,
+      );
+    }),
+  );
   const g = await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } }));
   await time("costBreakdown", () => costBreakdown(g));
   await disconnect();

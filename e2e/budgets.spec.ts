@@ -145,9 +145,10 @@ test("billing codes show as their hierarchy on the goal page and on /costs (and 
   const { api_key } = await server.createAgent({ goal: created.goal_id, name: "coder" });
   const agent = await mcpClient(server.url, api_key);
   clients.push(agent);
-  for (const [title, cents] of [
-    ["Backend API", 40],
-    ["Web app", 25],
+  // The web work ran on a subscription: recorded at list price, shown apart from what was billed.
+  for (const [title, cents, billing_type] of [
+    ["Backend API", 40, "api"],
+    ["Web app", 25, "subscription"],
   ] as const) {
     const r = await agent.callTool({
       name: "report_usage",
@@ -157,6 +158,7 @@ test("billing codes show as their hierarchy on the goal page and on /costs (and 
         output_tokens: 10,
         cost_cents: cents,
         task_id: idOf(title),
+        billing_type,
         idempotency_key: `bill-${title}`,
       },
     });
@@ -172,6 +174,9 @@ test("billing codes show as their hierarchy on the goal page and on /costs (and 
   await expect(row("eng/backend")).toContainText("$0.40");
   await expect(row("eng/backend/api")).toHaveAttribute("data-depth", "2");
   await expect(row("eng/web")).toContainText("$0.25");
+  await expect(page.getByTestId("costs-split")).toContainText(
+    "$0.65 at list price · API key (billed) $0.40 · subscription (what the work was worth) $0.25",
+  );
   // Tasks roll up their tree the same way: Engineering holds its two children's spend.
   const byTask = page.getByTestId("costs-by-task");
   await expect(byTask.locator(`[data-key="${idOf("Engineering")}"]`)).toContainText("$0.65");
@@ -180,6 +185,7 @@ test("billing codes show as their hierarchy on the goal page and on /costs (and 
   await page.goto(`${server.url}/costs?group_by=billing_code`);
   const all = page.getByTestId("owner-billing-codes");
   await expect(all.locator('[data-key="eng"]')).toContainText("$0.65");
+  await expect(all.locator('[data-key="eng"]')).toContainText("$0.40"); // of it, billed on an API key
   await expect(all.locator('[data-key="eng/backend"]')).toContainText("backend");
   const csv = await page.request.get(
     await page

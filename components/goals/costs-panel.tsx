@@ -209,6 +209,13 @@ export async function CostsPanel({ goal }: { goal: Goal }) {
           fmt={(n) => n.toLocaleString("en-US")}
         />
       </div>
+      {views[0] && views[0].total.cents > 0 && (
+        <p className="px-5 text-xs text-slate-500" data-testid="costs-split">
+          Last 30 days: {dollars(views[0].total.cents)} at list price · API key (billed){" "}
+          {dollars(views[0].total.api_cents)} · subscription (what the work was worth){" "}
+          {dollars(views[0].total.subscription_cents)}
+        </p>
+      )}
       <CostsChart points={series} />
       <div className="grid gap-5 border-t border-slate-100 px-5 py-4 sm:grid-cols-2">
         {views.map((v) =>
