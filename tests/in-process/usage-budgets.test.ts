@@ -577,6 +577,30 @@ test("REST pause and resume: a manual pause refuses work (reason manual) and res
   assert.deepEqual([again.status, again.json.error?.code], [409, "goal_not_paused"]);
 });
 
+test("pause_goal and resume_goal over MCP (owner token): the hand pause refuses work, is idempotent, is not_found for another owner's goal", async () => {
+  const g = await budgetGoal(1, {});
+  const a = g.agents[1];
+  assert.ok(a);
+  const p = await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id });
+  assert.deepEqual(sc(p), { goal_id: g.goal.goal_id, status: "paused" });
+  assert.deepEqual(sc(await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id })), {
+    goal_id: g.goal.goal_id,
+    status: "paused",
+  });
+  assert.equal((await events(g.goal.goal_id, "goal.paused")).length, 1, "a second pause records nothing");
+  const refused = await call(a.client, "claim_task", { task_id: 1 });
+  assert.equal(sc<{ error: { details: { reason: string } } }>(refused).error.details.reason, "manual");
+  const stranger = await goalWithAgents(server, 0, "stranger-mcp@example.com");
+  assert.equal(errorCode(await call(stranger.owner, "pause_goal", { goal_id: g.goal.goal_id })), "not_found");
+  assert.equal(errorCode(await call(a.client, "pause_goal", { goal_id: g.goal.goal_id })), "unknown_tool");
+  assert.deepEqual(sc(await call(g.owner, "resume_goal", { goal_id: g.goal.goal_id })), {
+    goal_id: g.goal.goal_id,
+    status: "active",
+  });
+  await db.write((u) => u.db.goal.update({ where: { id: g.goal.goal_id }, data: { status: "completed" } }));
+  assert.equal(errorCode(await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id })), "goal_finished");
+});
+
 test("the pause notice: the owner answers 'Raise the budget and resume' with an amount and the goal resumes", async () => {
   const g = await budgetGoal(1, { cents: 100 });
   const a = g.agents[1];
