@@ -265,6 +265,14 @@ try {
     series_cents: [sum(byHour.series), sum(byDay.series)],
   };
   result["GET /api/goals/:id (cost_breakdown)"] = await measure(base);
+  // The owner's /costs view across goals (daily roll-ups), flat and as the billing-code hierarchy.
+  result["GET /api/costs?group_by=goal"] = await measure("/api/costs?group_by=goal");
+  result["GET /api/costs?group_by=billing_code (hierarchy)"] = await measure(
+    "/api/costs?group_by=billing_code",
+  );
+  result["costs?group_by=task&bucket=hour (30 days, task_tree)"] = await measure(
+    `${base}/costs?group_by=task&bucket=hour&from=${encodeURIComponent(from30)}`,
+  );
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await server.stop();
