@@ -1,5 +1,5 @@
-// Cost views benchmark (issue 12): one goal with the hourly roll-ups of 1,000,000 usage reports over 30 days
-// (50 agents × 4 models × 720 hours, 7 reports a bucket), then `GET /api/goals/:id/costs` for every group_by
+// Cost views benchmark (issue 12): one goal with the roll-ups of 1,000,000 usage reports over 30 days
+// (50 agents × 4 models × 720 hours, 7 reports a bucket: hourly, daily and goal-hour rows), then `GET /api/goals/:id/costs` for every group_by
 // (day buckets: the daily roll-ups; hour: the hourly ones) and `GET /api/goals/:id` (cost_breakdown) against a real production server.
 //   npm run build && npx tsx bench/costs-views.mts -- [--provider sqlite|postgres] [--requests 30]
 // Target (issue 12): p95 < 300 ms.
@@ -84,6 +84,32 @@ try {
           rows.push(PER_BUCKET, 7000, 1400, 30_000, 0, 38_400, cents, micros);
         }
       }
+      // The goal's hour per billing type, as record-usage keeps it beside the buckets.
+      for (const type of ["api", "subscription"]) {
+        let n = 0;
+        let micros = 0;
+        for (let i = 0; i < rows.length; i += 15) {
+          if (rows[i + 6] !== type) continue;
+          n += 1;
+          micros += (rows[i + 13] as number) * 1_000_000 + (rows[i + 14] as number);
+        }
+        if (n === 0) continue;
+        await sql.run(
+          `INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType", reports, "inputTokens", "outputTokens",
+             "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          goal.goal_id,
+          hour,
+          type,
+          PER_BUCKET * n,
+          7000 * n,
+          1400 * n,
+          30_000 * n,
+          0,
+          38_400 * n,
+          Math.floor(micros / 1_000_000),
+          micros % 1_000_000,
+        );
+      }
       await sql.run(
         `INSERT INTO "UsageBucket" ("goalId", hour, "agentId", "taskId", "billingCode", model, "billingType", reports,
            "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros) VALUES ${values.join(", ")}`,
@@ -147,6 +173,35 @@ try {
   await time("goalCosts model/hour", () =>
     goalCosts(goal.goal_id, { group_by: "model", bucket: "hour", limit: 20 }),
   );
+  await time("goalCosts model/hour 30 days", () =>
+    goalCosts(goal.goal_id, {
+      group_by: "model",
+      bucket: "hour",
+      limit: 20,
+      from: new Date(start).toISOString(),
+    }),
+  );
+  // For comparison under the same load: the former shape of a month by hour, both queries over the hourly rows.
+  const { SUMS } = await import("../lib/domain/usage/cost-report");
+  await time("former month by hour (hourly rows only)", () =>
+    read(async ({ sql }) => {
+      const from = new Date(start);
+      const to = new Date();
+      await sql.all(
+        `SELECT model AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ? GROUP BY model, "billingType"`,
+        goal.goal_id,
+        from,
+        to,
+      );
+      await sql.all(
+        `SELECT hour, '' AS key, ${SUMS} FROM "UsageBucket" WHERE "goalId" = ? AND hour >= ? AND hour < ?
+         GROUP BY hour, "billingType" ORDER BY hour`,
+        goal.goal_id,
+        from,
+        to,
+      );
+    }),
+  );
   const g = await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } }));
   await time("costBreakdown", () => costBreakdown(g));
   await disconnect();
@@ -190,7 +245,34 @@ try {
   result["costs?group_by=model&bucket=hour (30 days)"] = await measure(
     `${base}/costs?group_by=model&bucket=hour&from=${encodeURIComponent(from30)}`,
   );
+  // Exactness: a month by hour (whole days from the daily roll-ups, edge hours from the hourly ones) gives
+  // the groups of the same month by day (every seeded hour lies inside both ranges).
+  const body = async (url: string) =>
+    (await (
+      await fetch(`${server.url}${url}`, { headers: { Authorization: `Bearer ${token}` } })
+    ).json()) as {
+      groups: unknown[];
+      series: { cents: number }[];
+    };
+  const byHour = await body(`${base}/costs?group_by=model&bucket=hour&from=${encodeURIComponent(from30)}`);
+  const byDay = await body(`${base}/costs?group_by=model&bucket=day&from=${encodeURIComponent(from30)}`);
+  const sum = (s: { cents: number }[]) => s.reduce((x, p) => x + p.cents, 0);
+  if (JSON.stringify(byHour.groups) !== JSON.stringify(byDay.groups) || byHour.series.length !== HOURS)
+    throw new Error("the month by hour does not match the month by day");
+  result.exact = {
+    groups_equal: true,
+    hour_points: byHour.series.length,
+    series_cents: [sum(byHour.series), sum(byDay.series)],
+  };
   result["GET /api/goals/:id (cost_breakdown)"] = await measure(base);
+  // The owner's /costs view across goals (daily roll-ups), flat and as the billing-code hierarchy.
+  result["GET /api/costs?group_by=goal"] = await measure("/api/costs?group_by=goal");
+  result["GET /api/costs?group_by=billing_code (hierarchy)"] = await measure(
+    "/api/costs?group_by=billing_code",
+  );
+  result["costs?group_by=task&bucket=hour (30 days, task_tree)"] = await measure(
+    `${base}/costs?group_by=task&bucket=hour&from=${encodeURIComponent(from30)}`,
+  );
   console.log(JSON.stringify(result, null, 2));
 } finally {
   await server.stop();

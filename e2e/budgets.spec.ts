@@ -98,3 +98,102 @@ test("the /costs page shows the owner's spend by goal and by model, and exports 
   expect(csv.headers()["content-type"]).toBe("text/csv; charset=utf-8");
   expect(await csv.text()).toContain("claude-sonnet-4,claude-sonnet-4,105,105,0,");
 });
+
+test("billing codes show as their hierarchy on the goal page and on /costs (and in its CSV)", async ({
+  page,
+}) => {
+  const owner = await mcpClient(server.url, token);
+  clients.push(owner);
+  const created = (
+    await owner.callTool({
+      name: "create_goal",
+      arguments: { title: "Billing hierarchy", description: "A goal whose tasks carry billing codes." },
+    })
+  ).structuredContent as { goal_id: number; coordinator_agent_id: number };
+  const coordinator = await mcpClient(server.url, await server.agentKey(created.coordinator_agent_id));
+  clients.push(coordinator);
+  const task = (title: string, billing_code: string) => ({
+    title,
+    description: `The ${title} work, described at length.`,
+    billing_code,
+  });
+  const proposed = await coordinator.callTool({
+    name: "propose_task_tree",
+    arguments: {
+      goal_id: created.goal_id,
+      tree: {
+        ...task("Engineering", "eng"),
+        children: [task("Backend API", "eng/backend/api"), task("Web app", "eng/web")],
+      },
+    },
+  });
+  const proposal = (proposed.structuredContent as { proposal_message_id: number }).proposal_message_id;
+  const approved = await fetch(`${server.url}/api/approvals/${proposal}/approve`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: "{}",
+  });
+  expect(approved.status).toBe(200);
+  type Node = { id: number; title: string; children?: Node[] };
+  const snap = (await (
+    await fetch(`${server.url}/api/goals/${created.goal_id}`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).json()) as { tasks_tree: Node[] };
+  const flat = (ns: Node[]): Node[] => ns.flatMap((n) => [n, ...flat(n.children ?? [])]);
+  const idOf = (title: string) => flat(snap.tasks_tree).find((t) => t.title === title)?.id;
+  const { api_key } = await server.createAgent({ goal: created.goal_id, name: "coder" });
+  const agent = await mcpClient(server.url, api_key);
+  clients.push(agent);
+  // The web work ran on a subscription: recorded at list price, shown apart from what was billed.
+  for (const [title, cents, billing_type] of [
+    ["Backend API", 40, "api"],
+    ["Web app", 25, "subscription"],
+  ] as const) {
+    const r = await agent.callTool({
+      name: "report_usage",
+      arguments: {
+        model: "claude-sonnet-4",
+        input_tokens: 100,
+        output_tokens: 10,
+        cost_cents: cents,
+        task_id: idOf(title),
+        billing_type,
+        idempotency_key: `bill-${title}`,
+      },
+    });
+    expect(r.isError, JSON.stringify(r.structuredContent)).toBeFalsy();
+  }
+
+  await signIn(page, server.url);
+  await page.goto(`${server.url}/goals/${created.goal_id}`);
+  const tree = page.getByTestId("costs-by-billing_code");
+  const row = (code: string) => tree.locator(`[data-key="${code}"]`);
+  await expect(row("eng")).toContainText("$0.65");
+  await expect(row("eng")).toHaveAttribute("data-depth", "0");
+  await expect(row("eng/backend")).toContainText("$0.40");
+  await expect(row("eng/backend/api")).toHaveAttribute("data-depth", "2");
+  await expect(row("eng/web")).toContainText("$0.25");
+  await expect(page.getByTestId("costs-split")).toContainText(
+    "$0.65 at list price · API key (billed) $0.40 · subscription (what the work was worth) $0.25",
+  );
+  // Tasks roll up their tree the same way: Engineering holds its two children's spend.
+  const byTask = page.getByTestId("costs-by-task");
+  await expect(byTask.locator(`[data-key="${idOf("Engineering")}"]`)).toContainText("$0.65");
+  await expect(byTask.locator(`[data-key="${idOf("Backend API")}"]`)).toHaveAttribute("data-depth", "1");
+
+  await page.goto(`${server.url}/costs?group_by=billing_code`);
+  const all = page.getByTestId("owner-billing-codes");
+  await expect(all.locator('[data-key="eng"]')).toContainText("$0.65");
+  await expect(all.locator('[data-key="eng"]')).toContainText("$0.40"); // of it, billed on an API key
+  await expect(all.locator('[data-key="eng/backend"]')).toContainText("backend");
+  const csv = await page.request.get(
+    await page
+      .getByTestId("costs-csv")
+      .getAttribute("href")
+      .then((h) => `${server.url}${h}`),
+  );
+  const text = await csv.text();
+  expect(text).toContain("code,parent,depth,cents,own_cents");
+  expect(text).toContain("eng/backend,eng,1,40,0,");
+});

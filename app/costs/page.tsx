@@ -1,6 +1,7 @@
 // Costs across all the owner's goals (issue 12): a date range, a breakdown (goal, agent, billing code,
 // model) paged by spend, totals (API-key billed vs subscription at list price), and CSV export.
 import Link from "next/link";
+import { billingRows, CostTreeTable } from "@/components/goals/cost-tree";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { OWNER_GROUP_BY, ownerCosts, ownerCostsQuery } from "@/lib/domain/usage/owner-costs";
@@ -19,6 +20,8 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
   });
   const q = parsed.success ? parsed.data : ownerCostsQuery.parse({});
   const r = await ownerCosts(owner.userId, q);
+  // By billing code: the hierarchy (every code under its prefixes) instead of the flat, paged list.
+  const tree = r.billing_tree?.length ? r.billing_tree : null;
   const qs = (extra: Record<string, string | number>) =>
     new URLSearchParams({
       group_by: r.group_by,
@@ -92,46 +95,58 @@ export default async function CostsPage({ searchParams }: { searchParams: Promis
           API key (billed): {dollars(r.total.api_cents)} · subscription (list price):{" "}
           {dollars(r.total.subscription_cents)} · {r.total.tokens.toLocaleString("en-US")} tokens
         </p>
-        <table className="mt-2 w-full text-sm" data-testid="owner-costs">
-          <thead className="text-left text-xs text-slate-500">
-            <tr>
-              <th className="px-5 py-2">{TITLES[r.group_by]}</th>
-              <th className="px-5 py-2 text-right">Spend</th>
-              <th className="px-5 py-2 text-right">API key</th>
-              <th className="px-5 py-2 text-right">Tokens</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.groups.map((g) => (
-              <tr key={g.key} className="border-t border-slate-100">
-                <td className="px-5 py-1.5">
-                  {r.group_by === "goal" ? (
-                    <Link className="text-sky-700 hover:underline" href={`/goals/${g.key}`}>
-                      {g.label}
-                    </Link>
-                  ) : (
-                    g.label
-                  )}
-                </td>
-                <td className="px-5 py-1.5 text-right tabular-nums">{dollars(g.cents)}</td>
-                <td className="px-5 py-1.5 text-right tabular-nums">{dollars(g.api_cents)}</td>
-                <td className="px-5 py-1.5 text-right tabular-nums">{g.tokens.toLocaleString("en-US")}</td>
+        {tree && (
+          <div className="mt-2" data-testid="owner-billing-tree">
+            <p className="px-5 text-xs text-slate-500">
+              Each code with the codes under it (<code>eng/backend/api</code> counts under{" "}
+              <code>eng/backend</code> and <code>eng</code>); "own" is what was reported under the code
+              itself.
+            </p>
+            <CostTreeTable nodes={billingRows(tree)} max={200} testId="owner-billing-codes" dense={false} />
+          </div>
+        )}
+        {!tree && (
+          <table className="mt-2 w-full text-sm" data-testid="owner-costs">
+            <thead className="text-left text-xs text-slate-500">
+              <tr>
+                <th className="px-5 py-2">{TITLES[r.group_by]}</th>
+                <th className="px-5 py-2 text-right">Spend</th>
+                <th className="px-5 py-2 text-right">API key</th>
+                <th className="px-5 py-2 text-right">Tokens</th>
               </tr>
-            ))}
-            {r.other && (
-              <tr className="border-t border-slate-100 text-slate-500">
-                <td className="px-5 py-1.5">other ({r.other.count}, on later pages)</td>
-                <td className="px-5 py-1.5 text-right tabular-nums">{dollars(r.other.cents)}</td>
-                <td className="px-5 py-1.5 text-right tabular-nums">{dollars(r.other.api_cents)}</td>
-                <td className="px-5 py-1.5 text-right tabular-nums">
-                  {r.other.tokens.toLocaleString("en-US")}
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {r.groups.map((g) => (
+                <tr key={g.key} className="border-t border-slate-100">
+                  <td className="px-5 py-1.5">
+                    {r.group_by === "goal" ? (
+                      <Link className="text-sky-700 hover:underline" href={`/goals/${g.key}`}>
+                        {g.label}
+                      </Link>
+                    ) : (
+                      g.label
+                    )}
+                  </td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">{dollars(g.cents)}</td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">{dollars(g.api_cents)}</td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">{g.tokens.toLocaleString("en-US")}</td>
+                </tr>
+              ))}
+              {r.other && (
+                <tr className="border-t border-slate-100 text-slate-500">
+                  <td className="px-5 py-1.5">other ({r.other.count}, on later pages)</td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">{dollars(r.other.cents)}</td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">{dollars(r.other.api_cents)}</td>
+                  <td className="px-5 py-1.5 text-right tabular-nums">
+                    {r.other.tokens.toLocaleString("en-US")}
+                  </td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+        )}
         {r.groups.length === 0 && <p className="px-5 py-4 text-sm text-slate-500">No spend in this range.</p>}
-        {r.pages > 1 && (
+        {!tree && r.pages > 1 && (
           <nav className="flex gap-3 px-5 py-3 text-sm">
             {r.page > 1 && <Link href={`/costs?${qs({ page: r.page - 1 })}`}>← Previous</Link>}
             <span className="text-slate-500">

@@ -3,6 +3,7 @@ import { Panel } from "@/components/ui/panel";
 import { ALERT_AT } from "@/lib/domain/usage/budget";
 import { type CostGroup, GROUP_BY, type GroupBy, goalCosts } from "@/lib/domain/usage/cost-report";
 import { BudgetControls } from "./budget-controls";
+import { billingRows, CostTreeTable } from "./cost-tree";
 import { CostsChart } from "./costs-chart";
 
 type Goal = {
@@ -19,7 +20,7 @@ type Goal = {
 const dollars = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 const TITLES: Record<GroupBy, string> = {
   agent: "By agent",
-  task: "By task",
+  task: "By task (with its subtasks)",
   billing_code: "By billing code",
   model: "By model",
 };
@@ -176,7 +177,10 @@ function Breakdown({
   );
 }
 
-/** The goal page's "Costs" section: total vs budget, spend per day (30 days), and the four breakdowns (top 10 + other). */
+/**
+ * The goal page's "Costs" section: total vs budget, spend per day (30 days), and the four breakdowns (top 10
+ * + other; tasks and billing codes as their hierarchies, the 10 largest nodes with their parents).
+ */
 export async function CostsPanel({ goal }: { goal: Goal }) {
   const views = [];
   for (const by of GROUP_BY)
@@ -205,11 +209,30 @@ export async function CostsPanel({ goal }: { goal: Goal }) {
           fmt={(n) => n.toLocaleString("en-US")}
         />
       </div>
+      {views[0] && views[0].total.cents > 0 && (
+        <p className="px-5 text-xs text-slate-500" data-testid="costs-split">
+          Last 30 days: {dollars(views[0].total.cents)} at list price · API key (billed){" "}
+          {dollars(views[0].total.api_cents)} · subscription (what the work was worth){" "}
+          {dollars(views[0].total.subscription_cents)}
+        </p>
+      )}
       <CostsChart points={series} />
       <div className="grid gap-5 border-t border-slate-100 px-5 py-4 sm:grid-cols-2">
-        {views.map((v) => (
-          <Breakdown key={v.group_by} goalId={goal.id} by={v.group_by} groups={v.groups} other={v.other} />
-        ))}
+        {views.map((v) =>
+          v.billing_tree || v.task_tree ? (
+            <div key={v.group_by}>
+              <h3 className="text-xs font-semibold text-slate-700">{TITLES[v.group_by]}</h3>
+              <CostTreeTable
+                nodes={v.task_tree ?? billingRows(v.billing_tree ?? [])}
+                max={TOP}
+                testId={`costs-by-${v.group_by}`}
+                href={(key) => href(goal.id, v.group_by, key)}
+              />
+            </div>
+          ) : (
+            <Breakdown key={v.group_by} goalId={goal.id} by={v.group_by} groups={v.groups} other={v.other} />
+          ),
+        )}
       </div>
     </Panel>
   );

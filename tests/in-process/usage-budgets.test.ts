@@ -238,6 +238,114 @@ test("spend rolls up to the held task, every ancestor, and an hourly bucket keye
   );
 });
 
+test("billing codes as a hierarchy (/ and .) and tasks as their tree: REST billing_tree and task_tree, /api/costs and its CSV roll up exactly", async () => {
+  const t = await withTree(
+    1,
+    {},
+    node("Root", {
+      billing_code: "eng",
+      children: [
+        node("API", { billing_code: "eng/backend/api" }),
+        node("Database", { billing_code: "eng/backend/db" }),
+        node("Web", { billing_code: "eng/web" }),
+        node("Docs", { billing_code: "docs.csv" }),
+      ],
+    }),
+  );
+  const a = t.agents[1];
+  assert.ok(a);
+  const { recordUsage } = await import("@/lib/domain/usage/record-usage");
+  const at = new Date("2026-05-10T12:00:00Z");
+  // (task, cents, micro-cents): the backend codes' fractions only make a whole cent together.
+  for (const [task, cents, micros] of [
+    ["API", 10, 600_000],
+    ["API", 0, 100_000],
+    ["Database", 5, 500_000],
+    ["Web", 3, 0],
+    ["Root", 1, 0],
+    ["Docs", 2, 0],
+  ] as const) {
+    await recordUsage({
+      agentId: Number(a.id),
+      taskId: t.ids[task],
+      model: "m",
+      inputTokens: 10,
+      outputTokens: 0,
+      costCents: cents,
+      costMicros: micros,
+      source: "runner",
+      idempotencyKey: key(),
+      at,
+    });
+  }
+  const costs = await rest(
+    server,
+    "GET",
+    `/api/goals/${t.goal.goal_id}/costs?group_by=billing_code&from=2026-05-10T00:00:00Z&to=2026-05-11T00:00:00Z`,
+    t.token,
+  );
+  assert.equal(costs.status, 200, JSON.stringify(costs.json));
+  const rows = (nodes: Json[]) =>
+    nodes.map((n) => [n.code, n.parent, n.depth, n.cents, n.own_cents, n.tokens]);
+  const want = [
+    // eng: 10.6 + 0.1 + 5.5 + 3 + 1 = 20.2 ¢ (the fractions summed before flooring), 50 tokens.
+    ["eng", null, 0, 20, 1, 50],
+    ["eng/backend", "eng", 1, 16, 0, 30],
+    ["eng/backend/api", "eng/backend", 2, 10, 10, 20],
+    ["eng/backend/db", "eng/backend", 2, 5, 5, 10],
+    ["eng/web", "eng", 1, 3, 3, 10],
+    ["docs", null, 0, 2, 0, 10],
+    ["docs.csv", "docs", 1, 2, 2, 10],
+  ];
+  assert.deepEqual(rows(costs.json.billing_tree as Json[]), want);
+  assert.deepEqual(
+    (costs.json.billing_tree as Json[]).slice(0, 3).map((n) => n.name),
+    ["eng", "backend", "api"],
+  );
+  // The task breakdown rolled up the task tree: Root holds its own 1 ¢ and its four children's spend.
+  const byTask = await rest(
+    server,
+    "GET",
+    `/api/goals/${t.goal.goal_id}/costs?group_by=task&from=2026-05-10T00:00:00Z&to=2026-05-11T00:00:00Z`,
+    t.token,
+  );
+  assert.deepEqual(
+    (byTask.json.task_tree as Json[]).map((n) => [n.name, n.depth, n.cents, n.own_cents]),
+    [
+      ["Root", 0, 22, 1],
+      ["API", 1, 10, 10],
+      ["Database", 1, 5, 5],
+      ["Web", 1, 3, 3],
+      ["Docs", 1, 2, 2],
+    ],
+  );
+  assert.equal((byTask.json.task_tree as Json[])[1]?.parent, String(t.ids.Root));
+  // The owner's view across goals (a range holding only this spend) and its CSV.
+  const mine = await rest(
+    server,
+    "GET",
+    "/api/costs?group_by=billing_code&from=2026-05-10&to=2026-05-10",
+    t.token,
+  );
+  assert.equal(mine.status, 200, JSON.stringify(mine.json));
+  assert.deepEqual(rows(mine.json.billing_tree as Json[]), want);
+  const csv = await server.fetch(
+    "/api/costs?group_by=billing_code&from=2026-05-10&to=2026-05-10&format=csv",
+    {
+      headers: { authorization: `Bearer ${t.token}` },
+    },
+  );
+  const lines = (await csv.text()).trim().split("\r\n");
+  assert.equal(
+    lines[0],
+    "code,parent,depth,cents,own_cents,api_cents,subscription_cents,tokens,input_tokens,output_tokens,cache_read_tokens,cache_write_tokens,reports",
+  );
+  assert.deepEqual(
+    lines.slice(1).map((l) => l.split(",").slice(0, 5).join(",")),
+    want.map(([code, parent, depth, cents, own]) => [code, parent ?? "", depth, cents, own].join(",")),
+  );
+});
+
 test("80 % posts exactly one alert (channel, event, owner question); 100 % pauses in the same transaction; the goal page snapshot says so", async () => {
   const g = await budgetGoal(1, { cents: 100 });
   const a = g.agents[1];
@@ -469,6 +577,30 @@ test("REST pause and resume: a manual pause refuses work (reason manual) and res
   assert.deepEqual([again.status, again.json.error?.code], [409, "goal_not_paused"]);
 });
 
+test("pause_goal and resume_goal over MCP (owner token): the hand pause refuses work, is idempotent, is not_found for another owner's goal", async () => {
+  const g = await budgetGoal(1, {});
+  const a = g.agents[1];
+  assert.ok(a);
+  const p = await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id });
+  assert.deepEqual(sc(p), { goal_id: g.goal.goal_id, status: "paused" });
+  assert.deepEqual(sc(await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id })), {
+    goal_id: g.goal.goal_id,
+    status: "paused",
+  });
+  assert.equal((await events(g.goal.goal_id, "goal.paused")).length, 1, "a second pause records nothing");
+  const refused = await call(a.client, "claim_task", { task_id: 1 });
+  assert.equal(sc<{ error: { details: { reason: string } } }>(refused).error.details.reason, "manual");
+  const stranger = await goalWithAgents(server, 0, "stranger-mcp@example.com");
+  assert.equal(errorCode(await call(stranger.owner, "pause_goal", { goal_id: g.goal.goal_id })), "not_found");
+  assert.equal(errorCode(await call(a.client, "pause_goal", { goal_id: g.goal.goal_id })), "unknown_tool");
+  assert.deepEqual(sc(await call(g.owner, "resume_goal", { goal_id: g.goal.goal_id })), {
+    goal_id: g.goal.goal_id,
+    status: "active",
+  });
+  await db.write((u) => u.db.goal.update({ where: { id: g.goal.goal_id }, data: { status: "completed" } }));
+  assert.equal(errorCode(await call(g.owner, "pause_goal", { goal_id: g.goal.goal_id })), "goal_finished");
+});
+
 test("the pause notice: the owner answers 'Raise the budget and resume' with an amount and the goal resumes", async () => {
   const g = await budgetGoal(1, { cents: 100 });
   const a = g.agents[1];
@@ -576,6 +708,105 @@ test("cost views: group_by agent / model / task, top N with other, hour and day 
   assert.equal((await rest(server, "GET", `/api/goals/${g.goal.goal_id}/costs`, stranger)).status, 404);
 });
 
+test("an hourly view over days is exact: whole days from the daily roll-ups and the edge hours from the hourly ones give the raw reports' sums", async () => {
+  const g = await budgetGoal(3, {});
+  const agents = g.agents.slice(1);
+  const { recordUsage } = await import("@/lib/domain/usage/record-usage");
+  const { spans } = await import("@/lib/domain/usage/cost-report");
+  // 60 reports spread over four days (every 97 minutes from 2026-03-01 05:10), fractional cents, two
+  // billing types, three agents and two models.
+  const t0 = Date.parse("2026-03-01T05:10:00Z");
+  const raw: { at: Date; agent: string; model: string; micros: number; tokens: number; type: string }[] = [];
+  for (let i = 0; i < 60; i++) {
+    const r = {
+      at: new Date(t0 + i * 97 * 60_000),
+      agent: agents[i % 3]?.id as string,
+      model: i % 2 ? "m-odd" : "m-even",
+      micros: 1_000_000 * (i % 7) + 333_337 * (i % 5),
+      tokens: 100 + i,
+      type: i % 4 ? "api" : "subscription",
+    };
+    raw.push(r);
+    await recordUsage({
+      agentId: Number(r.agent),
+      model: r.model,
+      inputTokens: r.tokens,
+      outputTokens: 0,
+      costCents: Math.floor(r.micros / 1_000_000),
+      costMicros: r.micros % 1_000_000,
+      source: "runner",
+      billingType: r.type as "api" | "subscription",
+      idempotencyKey: key(),
+      at: r.at,
+    });
+  }
+  // The goal-level hours hold every report once.
+  const hours = await db.read((u) => u.db.usageGoalHour.findMany({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(
+    hours.reduce((s, h) => s + h.cents * 1_000_000 + h.micros, 0),
+    raw.reduce((s, r) => s + r.micros, 0),
+  );
+  assert.equal(
+    hours.reduce((s, h) => s + h.reports, 0),
+    60,
+  );
+  // From 07:30 on day 1 to 16:00 on day 4: two edge spans by hour, two whole days by day.
+  const from = "2026-03-01T07:30:00Z";
+  const to = "2026-03-04T16:00:00Z";
+  assert.deepEqual(
+    spans(new Date(from), new Date(to), "hour").map((s) => [
+      s.table,
+      s.from.toISOString(),
+      s.to.toISOString(),
+    ]),
+    [
+      ["UsageBucket", "2026-03-01T07:30:00.000Z", "2026-03-02T00:00:00.000Z"],
+      ["UsageDay", "2026-03-02T00:00:00.000Z", "2026-03-04T00:00:00.000Z"],
+      ["UsageBucket", "2026-03-04T00:00:00.000Z", "2026-03-04T16:00:00.000Z"],
+    ],
+  );
+  const hourOf = (d: Date) => Math.floor(d.getTime() / 3_600_000) * 3_600_000;
+  const inRange = raw.filter((r) => hourOf(r.at) >= Date.parse(from) && hourOf(r.at) < Date.parse(to));
+  assert.ok(inRange.length > 0 && inRange.length < raw.length);
+  for (const by of ["agent", "model"] as const) {
+    const res = await rest(
+      server,
+      "GET",
+      `/api/goals/${g.goal.goal_id}/costs?group_by=${by}&bucket=hour&from=${from}&to=${to}&limit=200`,
+      g.token,
+    );
+    assert.equal(res.status, 200, JSON.stringify(res.json));
+    const want = new Map<string, { micros: number; api: number; tokens: number; reports: number }>();
+    for (const r of inRange) {
+      const k = by === "agent" ? r.agent : r.model;
+      const w = want.get(k) ?? { micros: 0, api: 0, tokens: 0, reports: 0 };
+      w.micros += r.micros;
+      if (r.type === "api") w.api += r.micros;
+      w.tokens += r.tokens;
+      w.reports += 1;
+      want.set(k, w);
+    }
+    assert.deepEqual(
+      Object.fromEntries(
+        (res.json.groups as Json[]).map((x) => [x.key, [x.cents, x.api_cents, x.tokens, x.reports]]),
+      ),
+      Object.fromEntries(
+        [...want].map(([k, w]) => [
+          k,
+          [Math.floor(w.micros / 1e6), Math.floor(w.api / 1e6), w.tokens, w.reports],
+        ]),
+      ),
+    );
+    // The series: one point per hour that had spend, each the sum of its reports.
+    const points = new Map<number, number>();
+    for (const r of inRange) points.set(hourOf(r.at), (points.get(hourOf(r.at)) ?? 0) + r.micros);
+    assert.deepEqual(
+      (res.json.series as Json[]).map((p) => [p.t, p.cents]),
+      [...points].sort(([x], [y]) => x - y).map(([t, m]) => [new Date(t).toISOString(), Math.floor(m / 1e6)]),
+    );
+  }
+});
+
 test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert, exactly one pause, nothing lost or doubled", async () => {
   const g = await budgetGoal(50, { cents: 1000 });
   const reporters = g.agents.slice(1);
@@ -609,6 +840,15 @@ test("50 concurrent reporters across the 80 % and 100 % lines: exactly one alert
   assert.equal(
     daySum.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
     150 * each,
+  );
+  const goalHours = await db.read((u) => u.db.usageGoalHour.findMany({ where: { goalId: g.goal.goal_id } }));
+  assert.equal(
+    goalHours.reduce((s, b) => s + b.cents * 1_000_000 + b.micros, 0),
+    150 * each,
+  );
+  assert.equal(
+    goalHours.reduce((s, b) => s + b.reports, 0),
+    150,
   );
   assert.equal((await events(g.goal.goal_id, "budget.alert")).length, 1);
   assert.equal((await events(g.goal.goal_id, "goal.paused")).length, 1);

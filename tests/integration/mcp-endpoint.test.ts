@@ -155,6 +155,7 @@ test("tools/list shows agents the agent tools and owners the owner tools", async
   ]);
   assert.deepEqual(ownerTools.map((t) => t.name).sort(), [
     "create_goal",
+    "pause_goal",
     "resume_goal",
     "unquarantine_agent",
     "whoami",

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { missingSkills, skillName, unknownSkill } from "@/lib/domain/skills/skills";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { planDocument, planPath, stagingPath, writeFileSync } from "./plan-state";
@@ -138,6 +139,7 @@ export async function declarePlan(
     throw e;
   };
   return write(async (u) => {
+    await holdGoalUnpaused(u, caller.goalId, "declare_plan");
     const missing = await missingSkills(
       u,
       input.tasks.map((t) => t.skill),

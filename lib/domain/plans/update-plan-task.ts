@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { taskId } from "./declare-plan";
 import { activePlan, refreshReadiness, syncPlanFileAfterCommit } from "./plan-state";
@@ -28,6 +29,7 @@ export async function updatePlanTask(
   input: z.output<typeof updatePlanTaskInput>,
 ) {
   const ready = await write(async (u) => {
+    await holdGoalUnpaused(u, caller.goalId, "update_plan_task");
     const { plan, tasks } = await activePlan(u, caller.agentId);
     const task = tasks.find((t) => t.key === input.task_id);
     if (!task) {

@@ -3,6 +3,7 @@ import { parseScope } from "@/lib/domain/agents/tool-scope";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
 import { agentPayload, checkAgentGrant, type ProposeAgentInput, renderAgentProposal } from "./agent-proposal";
 import { contentHash } from "./task-tree";
@@ -75,8 +76,9 @@ export async function proposeAgent(
   agentTools: readonly string[],
 ) {
   return write(async (u) => {
-    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer).
-    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, input.goal_id);
+    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer),
+    // refusing a paused goal under that lock (budget gate).
+    await holdGoalUnpaused(u, caller.goalId, "propose_agent");
     const checked = await checkAgentProposal(u, caller, input, agentTools);
     if (checked.same) return checked.same;
     const { goal, proposer, payload, hash } = checked;

@@ -3,6 +3,7 @@ import { write } from "@/lib/db";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
 import { contentHash, flatten, MAX_TREE_DEPTH, MAX_TREE_NODES, renderTree, taskNode } from "./task-tree";
 
@@ -38,8 +39,9 @@ export async function proposeTaskTree(
   const payload = { reasoning: input.reasoning ?? null, tree: input.tree };
   const hash = contentHash(payload);
   return write(async (u) => {
-    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer).
-    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, input.goal_id);
+    // Lock the goal row (PostgreSQL: concurrent proposals for one goal queue here; SQLite: one writer),
+    // refusing a paused goal under that lock (budget gate).
+    await holdGoalUnpaused(u, caller.goalId, "propose_task_tree");
     const goal = await u.db.goal.findUnique({ where: { id: input.goal_id } });
     if (!goal || goal.id !== caller.goalId) throw notFound(`goal ${input.goal_id}`);
     if (goal.coordinatorAgentId !== caller.agentId) {

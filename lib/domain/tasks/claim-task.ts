@@ -3,6 +3,7 @@ import { type ReadUnit, write } from "@/lib/db";
 import type { SqlDate } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, notFound } from "@/lib/errors";
 
 export const claimTaskInput = z.strictObject({ task_id: z.number().int().positive() });
@@ -41,6 +42,7 @@ export async function goalTaskOr404(u: ReadUnit, goalId: number, taskId: number)
  */
 export async function claimTask(caller: { agentId: number; goalId: number }, taskId: number) {
   return write(async (u) => {
+    await holdGoalUnpaused(u, caller.goalId, "claim_task", taskId);
     const me = await u.sql.get<{ quarantinedAt: SqlDate | null }>(
       `SELECT "quarantinedAt" FROM "Agent" WHERE id = ?`,
       caller.agentId,

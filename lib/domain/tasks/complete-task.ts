@@ -4,6 +4,7 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
@@ -34,6 +35,7 @@ export async function completeTask(
   input: z.infer<typeof completeTaskInput>,
 ) {
   return write(async (u) => {
+    await holdGoalUnpaused(u, caller.goalId, "complete_task", input.task_id);
     const task = await goalTaskOr404(u, caller.goalId, input.task_id);
     if (task.assigneeId !== caller.agentId) {
       throw new DomainError("ErrNotTaskHolder", `Task ${task.id} is not claimed by you.`, {

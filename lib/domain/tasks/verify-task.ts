@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
@@ -24,6 +25,7 @@ export async function verifyTask(
   input: z.infer<typeof verifyTaskInput>,
 ) {
   return write(async (u) => {
+    await holdGoalUnpaused(u, caller.goalId, "verify_task");
     const task = await goalTaskOr404(u, caller.goalId, input.task_id);
     if (task.status !== "awaiting_verification") {
       throw new DomainError("ErrTaskNotAwaitingVerification", `Task ${task.id} is ${task.status}.`, {

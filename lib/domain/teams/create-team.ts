@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { write } from "@/lib/db";
 import { loadSkill, missingSkills, skillName, unknownSkill } from "@/lib/domain/skills/skills";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { uuid } from "@/lib/ids";
 import { acquireLease, holdLock, releaseLease } from "./lease";
@@ -63,6 +64,7 @@ export async function createTeam(
   try {
     await holdLock();
     return await write(async (u) => {
+      await holdGoalUnpaused(u, caller.goalId, "create_team");
       const me = await u.db.agent.findUniqueOrThrow({
         where: { id: caller.agentId },
         include: { goal: true },

@@ -5,6 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { taskId } from "@/lib/domain/plans/declare-plan";
 import { activePlan, artifactsPath, deps, syncPlanFileAfterCommit } from "@/lib/domain/plans/plan-state";
 import { loadSkill } from "@/lib/domain/skills/skills";
+import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { uuid } from "@/lib/ids";
 import { acquireLease, holdLock, releaseLease } from "./lease";
@@ -60,6 +61,7 @@ export async function spawnAgent(
     if (task && task.status === "ready") fs.mkdirSync(artifacts, { recursive: true });
     await holdLock();
     const out = await write(async (u) => {
+      await holdGoalUnpaused(u, caller.goalId, "spawn_agent");
       const { tasks } = await activePlan(u, caller.agentId);
       const t = tasks.find((x) => x.key === input.task_id);
       if (!t) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type ReadUnit, read } from "@/lib/db";
 import { type SqlDate, type SqlInt, toDate, toInt } from "@/lib/db/rows";
+import { billingTree, rollUp, type TreeNode } from "./billing-tree";
 import { MICROS_PER_CENT } from "./record-usage";
 
 export const GROUP_BY = ["agent", "task", "billing_code", "model"] as const;
@@ -54,6 +55,9 @@ export type SumRow = {
 export const SUMS = `"billingType", SUM(cents) AS cents, SUM(micros) AS micros, SUM(tokens) AS tokens, SUM("inputTokens") AS "inputTokens",
   SUM("outputTokens") AS "outputTokens", SUM("cacheReadTokens") AS "cacheReadTokens", SUM("cacheWriteTokens") AS "cacheWriteTokens",
   SUM(reports) AS reports`;
+
+/** The columns of one goal-level hour row (`UsageGoalHour`), named as `SUMS` names its sums. */
+const SERIES = `"billingType", cents, micros, tokens, "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", reports`;
 
 const KEY: Record<GroupBy, string> = {
   agent: `"agentId"`,
@@ -117,7 +121,66 @@ const TABLE: Record<Grain, { table: string; col: string }> = {
   day: { table: "UsageDay", col: "day" },
 };
 
-/** Groups of the goal's buckets in [from, to), largest spend first (one GROUP BY over the buckets). */
+const DAY = 86_400_000;
+
+type Span = { table: string; col: string; from: Date; to: Date };
+
+/**
+ * The roll-up reads that cover [from, to) exactly: at the daily grain, the daily roll-ups; at the hourly
+ * grain, the whole UTC days inside the range from the daily roll-ups (24× fewer rows) and only the hours
+ * at either edge from the hourly ones. A day row is the sum of its 24 hour rows (kept in the same
+ * transaction), so the groups are the same as from the hours alone; a month by hour reads ~1/24 of the rows.
+ */
+export function spans(from: Date, to: Date, grain: Grain): Span[] {
+  if (grain === "day") return [{ ...TABLE.day, from, to }];
+  const d0 = Math.ceil(from.getTime() / DAY) * DAY;
+  const d1 = Math.floor(to.getTime() / DAY) * DAY;
+  if (d1 <= d0) return [{ ...TABLE.hour, from, to }];
+  const out: Span[] = [];
+  if (from.getTime() < d0) out.push({ ...TABLE.hour, from, to: new Date(d0) });
+  out.push({ ...TABLE.day, from: new Date(d0), to: new Date(d1) });
+  if (d1 < to.getTime()) out.push({ ...TABLE.hour, from: new Date(d1), to });
+  return out;
+}
+
+/** The goal's spend in [from, to) per group key, exact (micro-cents), one GROUP BY per span. */
+async function groupAccs(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  from: Date,
+  to: Date,
+  grain: Grain,
+): Promise<Map<string, Acc>> {
+  const rows: SumRow[] = [];
+  for (const { table, col, from: f, to: t } of spans(from, to, grain)) {
+    rows.push(
+      ...(await u.sql.all<SumRow>(
+        `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
+         GROUP BY ${KEY[by]}, "billingType"`,
+        goalId,
+        f,
+        t,
+      )),
+    );
+  }
+  return byKey(rows);
+}
+
+/** Labelled groups, largest spend first. */
+async function labelled(
+  u: ReadUnit,
+  goalId: number,
+  by: GroupBy,
+  acc: Map<string, Acc>,
+): Promise<CostGroup[]> {
+  const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
+  return [...acc]
+    .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
+    .sort((x, y) => y.cents - x.cents || y.tokens - x.tokens || x.key.localeCompare(y.key));
+}
+
+/** Groups of the goal's spend in [from, to), largest spend first. */
 async function groups(
   u: ReadUnit,
   goalId: number,
@@ -126,19 +189,7 @@ async function groups(
   to: Date,
   grain: Grain,
 ): Promise<CostGroup[]> {
-  const { table, col } = TABLE[grain];
-  const rows = await u.sql.all<SumRow>(
-    `SELECT ${KEY[by]} AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
-     GROUP BY ${KEY[by]}, "billingType"`,
-    goalId,
-    from,
-    to,
-  );
-  const acc = byKey(rows);
-  const labels = await labelsOf(u, goalId, by, [...acc.keys()]);
-  return [...acc]
-    .map(([key, a]) => ({ key, label: labels.get(key) ?? key, ...done(a) }))
-    .sort((x, y) => y.cents - x.cents || y.tokens - x.tokens || x.key.localeCompare(y.key));
+  return labelled(u, goalId, by, await groupAccs(u, goalId, by, from, to, grain));
 }
 
 async function labelsOf(
@@ -181,27 +232,32 @@ export function topN(
   return { groups: all.slice(0, limit), other };
 }
 
-/** Billing codes are hierarchical: `billing.csv` also counts under `billing`. Every prefix, with its subtree's spend. */
-export function billingTree(
-  flat: CostGroup[],
-): { code: string; depth: number; cents: number; tokens: number }[] {
-  const acc = new Map<string, { cents: number; tokens: number }>();
-  for (const g of flat) {
-    const parts = g.key === "" ? [""] : g.key.split(".");
-    for (let i = 1; i <= parts.length; i++) {
-      const code = parts.slice(0, i).join(".");
-      const a = acc.get(code) ?? { cents: 0, tokens: 0 };
-      a.cents += g.cents;
-      a.tokens += g.tokens;
-      acc.set(code, a);
+/**
+ * The goal's tasks as a cost tree: each task with its subtree's spend in the range (the task breakdown
+ * rolled up its parents), `key` the task id ("0": spend on no task), `name` its title.
+ */
+async function taskTree(u: ReadUnit, goalId: number, perTask: Map<string, Acc>): Promise<TreeNode[]> {
+  const tasks = await u.db.goalTask.findMany({
+    where: { goalId },
+    select: { id: true, parentId: true, title: true },
+  });
+  const byId = new Map(tasks.map((t) => [String(t.id), t]));
+  const pathOf = (key: string): string[] => {
+    const path: string[] = [];
+    for (let k: string | undefined = key; k !== undefined && path.length <= tasks.length; ) {
+      path.unshift(k);
+      const parent: number | null | undefined = byId.get(k)?.parentId;
+      k = parent === null || parent === undefined ? undefined : String(parent);
     }
-  }
-  return [...acc]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([code, a]) => ({ code, depth: code === "" ? 0 : code.split(".").length - 1, ...a }));
+    return path;
+  };
+  return rollUp(
+    perTask,
+    pathOf,
+    (key) => (key === "0" ? "(no task)" : (byId.get(key)?.title ?? `task ${key}`)),
+    done,
+  );
 }
-
-const DAY = 86_400_000;
 
 /**
  * `GET /api/goals/:id/costs`: totals, groups (top N + other) and a time series. `bucket=hour` reads the
@@ -210,18 +266,19 @@ const DAY = 86_400_000;
  */
 export async function goalCosts(goalId: number, q: CostsQuery) {
   let to = q.to ? new Date(q.to) : new Date();
-  // Default range: 30 days by day, the last 48 hours by hour (an hourly view of a month scans 24× more rows).
+  // Default range: 30 days by day, the last 48 hours by hour (a month by hour is allowed: it reads whole days
+  // from the daily roll-ups, see `spans`).
   let from = q.from ? new Date(q.from) : new Date(to.getTime() - (q.bucket === "hour" ? 2 : 30) * DAY);
   if (q.bucket === "day") {
     to = new Date(Math.ceil(to.getTime() / DAY) * DAY);
     from = new Date(Math.floor(from.getTime() / DAY) * DAY);
   }
-  const { table, col } = TABLE[q.bucket];
   return read(async (u) => {
-    const all = await groups(u, goalId, q.group_by, from, to, q.bucket);
+    const accs = await groupAccs(u, goalId, q.group_by, from, to, q.bucket);
+    const all = await labelled(u, goalId, q.group_by, accs);
+    // The series from the goal-level hours (one row per hour and billing type), folded into days here.
     const series = await u.sql.all<SumRow & { hour: SqlDate }>(
-      `SELECT ${col} AS hour, '' AS key, ${SUMS} FROM "${table}" WHERE "goalId" = ? AND ${col} >= ? AND ${col} < ?
-       GROUP BY ${col}, "billingType" ORDER BY ${col}`,
+      `SELECT hour, '' AS key, ${SERIES} FROM "UsageGoalHour" WHERE "goalId" = ? AND hour >= ? AND hour < ?`,
       goalId,
       from,
       to,
@@ -256,7 +313,8 @@ export async function goalCosts(goalId: number, q: CostsQuery) {
       groups: top.groups,
       other: top.other,
       group_count: all.length,
-      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(all) } : {}),
+      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(accs, done) } : {}),
+      ...(q.group_by === "task" ? { task_tree: await taskTree(u, goalId, accs) } : {}),
       series: [...points]
         .sort(([a], [b]) => a - b)
         .map(([t, a]) => ({ t: new Date(t).toISOString(), ...done(a) })),

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
+import { billingTree } from "./billing-tree";
 import { byKey, type CostGroup, done, SUMS, type SumRow, topN } from "./cost-report";
 
 export const OWNER_GROUP_BY = ["goal", "agent", "billing_code", "model"] as const;
@@ -83,6 +84,8 @@ export async function ownerCosts(ownerId: number, q: OwnerCostsQuery) {
       group_count: all.length,
       page: q.page,
       pages: Math.max(1, Math.ceil(all.length / q.limit)),
+      // By billing code: every code of the hierarchy with its subtree's spend (not paged).
+      ...(q.group_by === "billing_code" ? { billing_tree: billingTree(acc, done) } : {}),
     };
   });
 }
@@ -108,10 +111,38 @@ const cell = (v: string | number) => {
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 };
 
-/** Every group (no top-N) as CSV, one row per group. */
+/** By billing code, the CSV is the hierarchy: every code and prefix, its subtree's amounts, and its own spend. */
+const TREE_COLUMNS = [
+  "code",
+  "parent",
+  "depth",
+  "cents",
+  "own_cents",
+  "api_cents",
+  "subscription_cents",
+  "tokens",
+  "input_tokens",
+  "output_tokens",
+  "cache_read_tokens",
+  "cache_write_tokens",
+  "reports",
+] as const;
+
+/**
+ * Every group (no top-N) as CSV, one row per group. By billing code, one row per node of the hierarchy
+ * (depth first): `cents`… are the code's whole subtree, `own_cents` what was reported under the code
+ * itself; the depth-0 rows (or every row's `own_cents`) sum to the total.
+ */
 export async function ownerCostsCsv(ownerId: number, q: OwnerCostsQuery): Promise<string> {
   const r = await ownerCosts(ownerId, { ...q, limit: 10_000, page: 1 });
-  const lines = [CSV_COLUMNS.join(",")];
-  for (const g of r.groups) lines.push(CSV_COLUMNS.map((c) => cell(g[c])).join(","));
+  const lines: string[] = [];
+  if (r.billing_tree) {
+    lines.push(TREE_COLUMNS.join(","));
+    for (const n of r.billing_tree)
+      lines.push(TREE_COLUMNS.map((c) => cell(c === "parent" ? (n.parent ?? "") : n[c])).join(","));
+  } else {
+    lines.push(CSV_COLUMNS.join(","));
+    for (const g of r.groups) lines.push(CSV_COLUMNS.map((c) => cell(g[c])).join(","));
+  }
   return `${lines.join("\r\n")}\r\n`;
 }

@@ -4,10 +4,11 @@ import { ownedGoal } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
 import { pauseInUnit } from "./budget";
 
+export const pauseGoalInput = z.strictObject({ goal_id: z.number().int().positive() });
 export const pauseGoalOutput = z.object({ goal_id: z.number().int(), status: z.string() });
 
 /**
- * The owner pauses a goal by hand (`POST /api/goals/:id/pause`, the goal page's button). A paused goal
+ * The owner pauses a goal by hand (`pause_goal` over MCP, `POST /api/goals/:id/pause`, the goal page's button). A paused goal
  * stays paused (idempotent); a completed or cancelled one is `goal_finished`.
  */
 export async function pauseGoal(ownerId: number, goalId: number) {

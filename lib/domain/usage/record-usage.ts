@@ -152,7 +152,7 @@ function checkCounts(r: UsageReport): void {
 /**
  * Record one report of spend, and roll it up in the same transaction: the Usage row (once per
  * idempotency key), the goal's counters, the task's and every ancestor task's, the hourly and daily buckets of
- * (goal, agent, task, billing code, model, billing type); then the budget rules on the goal's new totals
+ * (goal, agent, task, billing code, model, billing type) and the goal's hour (`UsageGoalHour`); then the budget rules on the goal's new totals
  * (80 %: one alert; 100 %: the goal paused), all in this one unit. A paused goal still records spend (the
  * turn that crossed the line was spent); a completed or cancelled one refuses with `goal_finished`.
  *
@@ -278,6 +278,31 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
         micros,
       );
     }
+    // The goal's hour (every agent, task, code and model): the time series of the cost views reads these.
+    await u.sql.run(
+      `INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType", reports,
+         "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
+       VALUES (?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
+       ON CONFLICT ("goalId", hour, "billingType") DO UPDATE SET
+         reports = "UsageGoalHour".reports + 1,
+         "inputTokens" = "UsageGoalHour"."inputTokens" + excluded."inputTokens",
+         "outputTokens" = "UsageGoalHour"."outputTokens" + excluded."outputTokens",
+         "cacheReadTokens" = "UsageGoalHour"."cacheReadTokens" + excluded."cacheReadTokens",
+         "cacheWriteTokens" = "UsageGoalHour"."cacheWriteTokens" + excluded."cacheWriteTokens",
+         tokens = "UsageGoalHour".tokens + excluded.tokens,
+         cents = "UsageGoalHour".cents + excluded.cents + ("UsageGoalHour".micros + excluded.micros) / ${MICROS_PER_CENT},
+         micros = ("UsageGoalHour".micros + excluded.micros) % ${MICROS_PER_CENT}`,
+      goalId,
+      hourOf(at),
+      billingType,
+      t.input,
+      t.output,
+      t.cacheRead,
+      t.cacheWrite,
+      tokenSum,
+      cents,
+      micros,
+    );
     const spent = {
       micros: toInt(goal.spentCents) * MICROS_PER_CENT + toInt(goal.spentMicros),
       tokens: toInt(goal.spentTokens),

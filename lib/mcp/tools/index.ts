@@ -9,7 +9,7 @@ import { answerQuestionTool, askUserTool, escalateQuestionTool } from "./questio
 import { listResourcesTool, requestResourceTool } from "./secrets";
 import { claimTaskTool, completeTaskTool, listTasksTool, verifyTaskTool } from "./tasks";
 import { TEAM_TOOLS } from "./teams";
-import { reportUsageTool, resumeGoalTool } from "./usage";
+import { pauseGoalTool, reportUsageTool, resumeGoalTool } from "./usage";
 import { whoamiTool } from "./whoami";
 
 /** The budget gate (lib/domain/usage/budget-gate.ts) runs before these tools: their error lists say so. */
@@ -50,6 +50,7 @@ export const TOOLS: AnyTool[] = (
     // usage and budgets (issue 12)
     reportUsageTool,
     resumeGoalTool,
+    pauseGoalTool,
   ] as AnyTool[]
 ).map(withGateErrors);
 

@@ -1,3 +1,4 @@
+import { pauseGoal, pauseGoalInput, pauseGoalOutput } from "@/lib/domain/usage/pause-goal";
 import { recordUsage, reportUsageInput, reportUsageOutput } from "@/lib/domain/usage/record-usage";
 import { resumeGoal, resumeGoalInput, resumeGoalOutput } from "@/lib/domain/usage/resume-goal";
 import { defineTool } from "../registry";
@@ -59,4 +60,20 @@ export const resumeGoalTool = defineTool({
   input: resumeGoalInput,
   output: resumeGoalOutput,
   handler: ({ caller }, input) => resumeGoal(caller.userId, input),
+});
+
+/** Ours (the contract has only resume_goal): the owner's hand pause over MCP, as `POST /api/goals/:id/pause`. */
+export const pauseGoalTool = defineTool({
+  name: "pause_goal",
+  title: "Pause a goal",
+  audience: "owner",
+  readOnly: false,
+  destructive: false,
+  idempotent: true,
+  description:
+    "Pause one of your goals by hand: every tool that starts or continues work for it refuses with ErrGoalBudgetExceeded (reason manual) until resume_goal; agents can still read, talk and report usage. Pausing a paused goal changes nothing.",
+  errors: ["not_found", "goal_finished", "invalid_input"],
+  input: pauseGoalInput,
+  output: pauseGoalOutput,
+  handler: ({ caller }, input) => pauseGoal(caller.userId, input.goal_id),
 });
