@@ -1,8 +1,9 @@
-// The owner's inbox: every question waiting for the owner across their goals, newest activity first,
-// live; and the history of answered and declined questions.
+// The owner's inbox: every question waiting for the owner across their goals, newest activity first, the
+// credentials agents asked for (answerable in place), live; and the history of answered and declined questions.
 import type { Metadata } from "next";
 import { QuestionCard } from "@/components/questions/question-card";
 import { QuestionsLive } from "@/components/questions/questions-live";
+import { OpenRequestsPanel } from "@/components/secrets/open-requests-panel";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listOwnerQuestions } from "@/lib/domain/questions/owner-questions";
@@ -33,6 +34,7 @@ export default async function QuestionsPage() {
           pending.map((q) => <QuestionCard key={q.qid} view={q} />)
         )}
       </section>
+      <OpenRequestsPanel ownerId={owner.userId} />
       {inChain.length > 0 ? (
         <Panel title={`Still with your agents (${inChain.length})`}>
           <div className="space-y-4 p-5" data-testid="questions-in-chain">

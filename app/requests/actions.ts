@@ -24,6 +24,7 @@ export async function supplyAction(requestId: number, form: FormData): Promise<{
     return { error: actionError(e) };
   }
   revalidatePath("/requests");
+  revalidatePath("/questions");
   revalidatePath("/secrets");
   return {};
 }
@@ -37,5 +38,6 @@ export async function declineAction(requestId: number, reason: string): Promise<
     return { error: actionError(e) };
   }
   revalidatePath("/requests");
+  revalidatePath("/questions");
   return {};
 }

@@ -6,7 +6,7 @@ import { GoalHeader } from "@/components/goals/goal-header";
 import { GoalLive } from "@/components/goals/goal-live";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
 import { OwnerMessageForm } from "@/components/questions/owner-message-form";
-import { GoalRequestsPanel } from "@/components/secrets/goal-requests-panel";
+import { OpenRequestsPanel } from "@/components/secrets/open-requests-panel";
 import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
 import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
 import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
@@ -48,7 +48,7 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
       <GoalHeader goal={goal} />
       <BudgetBanner goal={goal} />
       <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
-      <GoalRequestsPanel ownerId={owner.userId} goalId={goal.id} />
+      <OpenRequestsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel agents={rows} />
       <TaskTreePanel goalId={goal.id} />
       <CostsPanel goal={goal} />

@@ -3,6 +3,7 @@ import { parseScope } from "@/lib/domain/agents/tool-scope";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
 import { agentPayload, checkAgentGrant, type ProposeAgentInput, renderAgentProposal } from "./agent-proposal";
 import { contentHash } from "./task-tree";
@@ -64,6 +65,7 @@ export async function proposeAgent(
     }
     await checkAgentGrant(u, proposer, goal, task, payload);
     const channelId = await approvalsChannelId(u);
+    notifyOwner(u, goal.ownerId);
     const proposal = await u.db.proposal.create({
       data: {
         goalId: goal.id,

@@ -3,6 +3,7 @@ import { retryOnUniqueViolation, type Unit, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { DomainError } from "@/lib/errors";
 import { satisfyOpenRequests } from "./satisfy-requests";
 import { scopeType, secretValue } from "./schemas";
@@ -34,6 +35,7 @@ async function takeOpen(u: Unit, ownerId: number, requestId: number, data: Recor
       details: { request_id: requestId, status: now.status },
     });
   }
+  notifyOwner(u, ownerId);
   return request;
 }
 
