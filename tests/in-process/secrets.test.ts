@@ -18,6 +18,9 @@ let h: InProcess;
 let db: typeof import("@/lib/db");
 let launch: typeof import("@/lib/domain/secrets/launch-env");
 let crypto: typeof import("@/lib/domain/secrets/crypto");
+/** The environment part of a launch's secrets (text values). */
+const launchEnv = async (agentId: number, taskId?: number) =>
+  (await launch.secretsForLaunch(agentId, taskId)).env;
 
 /** Everything a surface answered, and every line written to stderr (the log), for the canary search. */
 const seen: string[] = [];
@@ -335,20 +338,20 @@ test("secretsForLaunch: task > agent > user, revoked not delivered, last used re
   const a = agent(g);
   const id = Number(a.id);
   // The agent value of SHARED_KEY was revoked above: the task's wins with the task, the user's without.
-  const withTask = await launch.secretsForLaunch(id, g.tasks[0]);
+  const withTask = await launchEnv(id, g.tasks[0]);
   assert.equal(withTask.SHARED_KEY, "task-value");
-  const plain = await launch.secretsForLaunch(id);
+  const plain = await launchEnv(id);
   assert.deepEqual(plain, { SHARED_KEY: "user-value-2" });
   assert.equal(
     (await rest(g.token, "PUT", `/api/secrets/agent/${a.id}/SHARED_KEY`, { value: "agent-value-2" })).status,
     200,
   );
-  assert.deepEqual(await launch.secretsForLaunch(id), { SHARED_KEY: "agent-value-2" });
-  const withSupplied = await launch.secretsForLaunch(id, g.tasks[1]);
+  assert.deepEqual(await launchEnv(id), { SHARED_KEY: "agent-value-2" });
+  const withSupplied = await launchEnv(id, g.tasks[1]);
   assert.equal(withSupplied.SUPPLY_ME, CANARY);
-  await assert.rejects(launch.secretsForLaunch(id, other.tasks[0]), { code: "not_found" });
+  await assert.rejects(launchEnv(id, other.tasks[0]), { code: "not_found" });
   // Another goal's agent gets none of this owner's secrets.
-  assert.deepEqual(await launch.secretsForLaunch(Number(agent(other).id)), {});
+  assert.deepEqual(await launchEnv(Number(agent(other).id)), {});
 
   const listed = await rest(g.token, "GET", `/api/secrets/task/${g.tasks[1]}`);
   const row = (listed.json as unknown as { name: string; last_used_at: string | null }[])[0];
@@ -397,13 +400,13 @@ test("encryption: fresh nonce per value, the identity bound as AAD, a tampered o
     });
   });
   const before = await db.read((u) => u.db.secret.findMany({ select: { lastUsedAt: true } }));
-  await assert.rejects(launch.secretsForLaunch(a), { code: "secret_undecryptable" });
+  await assert.rejects(launchEnv(a), { code: "secret_undecryptable" });
   assert.deepEqual(await db.read((u) => u.db.secret.findMany({ select: { lastUsedAt: true } })), before);
   assert.equal(
     (await rest(g.token, "PUT", `/api/secrets/agent/${a}/SHARED_KEY`, { value: "repaired" })).status,
     200,
   );
-  assert.deepEqual(await launch.secretsForLaunch(a), { SHARED_KEY: "repaired" });
+  assert.deepEqual(await launchEnv(a), { SHARED_KEY: "repaired" });
 });
 
 test("the key file is created with mode 0600; a corrupt one is secret_key_invalid, never a silent fallback", async () => {
@@ -455,7 +458,7 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
   }
   // …and yet a process launched with the map has it (what the runner will do, issue 11): the child proves it
   // by a digest, so the value itself never crosses back.
-  const envMap = await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1]);
+  const envMap = await launchEnv(Number(agent(g).id), g.tasks[1]);
   const digest = (v: string) => createHash("sha256").update(v).digest("hex");
   const child = spawnSync(
     process.execPath,

@@ -12,6 +12,9 @@ let server: TestServer;
 let db: typeof import("@/lib/db");
 let launch: typeof import("@/lib/domain/secrets/launch-env");
 let crypto: typeof import("@/lib/domain/secrets/crypto");
+/** The environment part of a launch's secrets (text values). */
+const launchEnv = async (agentId: number, taskId?: number) =>
+  (await launch.secretsForLaunch(agentId, taskId)).env;
 
 before(async () => {
   server = await startServer();
@@ -69,7 +72,7 @@ test("secret set reads the value from stdin; the server lists the name; bad inpu
   assert.deepEqual(JSON.parse(body), [{ name: "DEPLOY_TOKEN", available: true, last_used_at: null }]);
   assert.ok(!body.includes(value));
   // The trailing newline of stdin is not part of the value.
-  assert.deepEqual(await launch.secretsForLaunch(agentId), { DEPLOY_TOKEN: value });
+  assert.deepEqual(await launchEnv(agentId), { DEPLOY_TOKEN: value });
 
   const count = () => db.read((u) => u.db.secret.count());
   const before = await count();
@@ -102,7 +105,7 @@ test("secret rotate-key re-encrypts every value; the old key opens none of them"
   assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600);
   assert.ok(!fs.existsSync(`${keyFile}.new`));
   crypto.forgetSecretKey();
-  assert.equal((await launch.secretsForLaunch(agentId)).ROTATED, "before");
+  assert.equal((await launchEnv(agentId)).ROTATED, "before");
   const row = await db.read((u) => u.db.secret.findFirstOrThrow({ where: { name: "ROTATED" } }));
   const id = {
     ownerId: row.ownerId,

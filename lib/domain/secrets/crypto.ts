@@ -7,7 +7,9 @@ import { DomainError } from "@/lib/errors";
 /**
  * Secrets at rest: AES-256-GCM, a fresh 96-bit nonce per value, and the secret's identity (owner, scope
  * type, scope id, name, version) as associated data, so a ciphertext copied to another row (or an older
- * version replayed) fails to decrypt. The stored form is `v1:<base64(nonce ‖ tag ‖ ciphertext)>`.
+ * version replayed) fails to decrypt. The stored form is `v1:<base64(nonce ‖ tag ‖ ciphertext)>` for a
+ * text value and `f1:<…>` for a file's bytes; the kind is in the associated data too, so changing the
+ * prefix fails authentication rather than delivering a file as text (or the reverse).
  *
  * The key: SWITCHBOARD_SECRET_KEY (base64 of 32 bytes, checked by lib/env at start), else the key file
  * `<data dir>/secret.key` created on first use with mode 0600. A key file of any other content is
@@ -17,7 +19,8 @@ export const KEY_FILE = "secret.key";
 const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
-const PREFIX = "v1:";
+const TEXT_PREFIX = "v1:";
+const FILE_PREFIX = "f1:";
 
 export type SecretIdentity = {
   ownerId: number;
@@ -78,40 +81,58 @@ export function forgetSecretKey(): void {
   g.__switchboardSecretKey = undefined;
 }
 
-const aad = (id: SecretIdentity) =>
+const aad = (id: SecretIdentity, file: boolean) =>
   Buffer.from(
-    JSON.stringify(["switchboard-secret-v1", id.ownerId, id.scopeType, id.scopeId, id.name, id.version]),
+    JSON.stringify([
+      file ? "switchboard-secret-file-v1" : "switchboard-secret-v1",
+      id.ownerId,
+      id.scopeType,
+      id.scopeId,
+      id.name,
+      id.version,
+    ]),
   );
 
-export function encryptValue(id: SecretIdentity, value: string, key: Buffer = secretKey()): string {
+/** Encrypt a text value (`string`) or a file's bytes (`Buffer`, kept byte for byte). */
+export function encryptValue(id: SecretIdentity, value: string | Buffer, key: Buffer = secretKey()): string {
+  const file = Buffer.isBuffer(value);
   const nonce = randomBytes(NONCE_BYTES);
   const cipher = createCipheriv("aes-256-gcm", key, nonce);
-  cipher.setAAD(aad(id));
-  const body = Buffer.concat([cipher.update(value, "utf8"), cipher.final()]);
-  return PREFIX + Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64");
+  cipher.setAAD(aad(id, file));
+  const body = Buffer.concat([file ? cipher.update(value) : cipher.update(value, "utf8"), cipher.final()]);
+  return (
+    (file ? FILE_PREFIX : TEXT_PREFIX) + Buffer.concat([nonce, cipher.getAuthTag(), body]).toString("base64")
+  );
 }
 
-/** The value, or `secret_undecryptable` (wrong key, altered ciphertext, or a ciphertext of another row). */
+/** Whether a stored value is a file (its bytes) rather than text, without decrypting it. */
+export const isFileCiphertext = (stored: string) => stored.startsWith(FILE_PREFIX);
+
+/**
+ * The value as stored: a `string` for text, a `Buffer` for a file; or `secret_undecryptable` (wrong key,
+ * altered ciphertext or prefix, or a ciphertext of another row).
+ */
 export function decryptValue(
   id: SecretIdentity & { secretId?: number },
   stored: string,
   key: Buffer = secretKey(),
-): string {
+): string | Buffer {
   const fail = () =>
     new DomainError("secret_undecryptable", `Secret ${id.name} could not be decrypted.`, {
       details: { secret_id: id.secretId ?? null, name: id.name },
     });
-  if (!stored.startsWith(PREFIX)) throw fail();
-  const raw = Buffer.from(stored.slice(PREFIX.length), "base64");
+  const file = isFileCiphertext(stored);
+  if (!file && !stored.startsWith(TEXT_PREFIX)) throw fail();
+  const raw = Buffer.from(stored.slice(TEXT_PREFIX.length), "base64");
   if (raw.length < NONCE_BYTES + TAG_BYTES) throw fail();
+  let bytes: Buffer;
   try {
     const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, NONCE_BYTES));
-    decipher.setAAD(aad(id));
+    decipher.setAAD(aad(id, file));
     decipher.setAuthTag(raw.subarray(NONCE_BYTES, NONCE_BYTES + TAG_BYTES));
-    return Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]).toString(
-      "utf8",
-    );
+    bytes = Buffer.concat([decipher.update(raw.subarray(NONCE_BYTES + TAG_BYTES)), decipher.final()]);
   } catch {
     throw fail();
   }
+  return file ? bytes : bytes.toString("utf8");
 }

@@ -6,12 +6,15 @@ import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { DomainError } from "@/lib/errors";
 import { satisfyOpenRequests } from "./satisfy-requests";
-import { scopeType, secretValue } from "./schemas";
+import { onePlain, plainFields, scopeType } from "./schemas";
 import { ownedScope } from "./scope";
 import { storeSecret } from "./store";
 
 /** Supply: the value, and where it applies — this task, this agent, or all the owner's agents (`user`). */
-export const supplyInput = z.strictObject({ value: secretValue, scope: scopeType.default("task") });
+/** `value` is text, or a file's bytes (a Buffer from the browser's upload, or `file_base64` in JSON). */
+export const supplyInput = z
+  .strictObject({ ...plainFields, scope: scopeType.default("task") })
+  .transform(onePlain);
 export const declineInput = z.strictObject({ reason: z.string().trim().min(1, "Give a reason.").max(2000) });
 
 /** The owner's open request `requestId`, marked decided by this unit (exactly one decision wins). */
