@@ -137,9 +137,25 @@ secret
   .argument("<name>", "the secret's name, e.g. STRIPE_API_KEY")
   .action(async (name: string, o: { scope: string; id: number; file?: boolean }) => {
     const value = o.file ? await readStdinBytes() : await readStdin();
-    const { setSecretAsOperator } = await lib(() => import("@/lib/domain/secrets/set-secret"));
+    const [{ setSecretAsOperator }, { checkSecretKey }] = await lib(() =>
+      Promise.all([import("@/lib/domain/secrets/set-secret"), import("@/lib/domain/secrets/key-check")]),
+    );
+    await checkSecretKey(); // the server's start check: never a fresh key beside values stored with a lost one
     const r = await setSecretAsOperator({ scope_type: o.scope as "user", scope_id: o.id, name, value });
     out({ name: r.name, scope: r.scope, scope_id: r.scope_id, version: r.version });
+  });
+secret
+  .command("revoke-all")
+  .description(
+    "erase every stored secret value (the names stay, revoked): the way out when the key is lost; owners supply the values again",
+  )
+  .option("--yes", "really erase them")
+  .action(async (o: { yes?: boolean }) => {
+    if (!o.yes) throw new Error("this erases every secret value; run it again with --yes");
+    const { revokeAllSecrets } = await lib(() => import("@/lib/domain/secrets/revoke-secret"));
+    const r = await revokeAllSecrets();
+    say(`${r.revoked} secret values erased; start the server with the key you have now (or a new one)`);
+    out(r);
   });
 secret
   .command("rotate-key")

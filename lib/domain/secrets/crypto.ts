@@ -37,10 +37,36 @@ function decodeKey(text: string, where: string): Buffer {
   const key = /^[A-Za-z0-9+/]{43}=$/.test(t) ? Buffer.from(t, "base64") : undefined;
   if (!key || key.length !== KEY_BYTES) {
     throw new DomainError("secret_key_invalid", `${where} is not the base64 encoding of exactly 32 bytes.`, {
-      details: { where },
+      details: { where, reason: "wrong_length" },
     });
   }
   return key;
+}
+
+const keyInvalid = (message: string, reason: string, file?: string) =>
+  new DomainError("secret_key_invalid", message, { details: { reason, ...(file ? { file } : {}) } });
+
+/**
+ * The key file must be a regular file, owned by the user the process runs as, and closed to group and
+ * others (mode 0600 or stricter), as ssh treats a private key: a key anyone on the host can read protects
+ * nothing. Throws `secret_key_invalid` naming the problem; ENOENT passes through (the file is created).
+ */
+function checkKeyFileAccess(file: string): void {
+  const st = fs.statSync(file);
+  if (!st.isFile()) throw keyInvalid(`the key file ${file} is not a regular file`, "not_a_file", file);
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid)
+    throw keyInvalid(
+      `the key file ${file} is owned by uid ${st.uid}, not by the server's uid ${uid}: chown it`,
+      "wrong_owner",
+      file,
+    );
+  if ((st.mode & 0o077) !== 0)
+    throw keyInvalid(
+      `the key file ${file} has mode 0${(st.mode & 0o777).toString(8)}: others can read it; chmod 600 it`,
+      "mode_too_open",
+      file,
+    );
 }
 
 /** The key file's path (docs/secrets.md: back it up beside the database; rotate with `secret rotate-key`). */
@@ -56,9 +82,13 @@ export function secretKey(): Buffer {
     const file = keyFilePath();
     let text: string | undefined;
     try {
+      checkKeyFileAccess(file);
       text = fs.readFileSync(file, "utf8");
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+      if (e instanceof DomainError) throw e;
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT")
+        throw keyInvalid(`the key file ${file} cannot be read (${code ?? String(e)})`, "unreadable", file);
     }
     if (text === undefined) {
       fs.mkdirSync(dataDir(), { recursive: true });
