@@ -86,18 +86,35 @@ function openStream(token: string) {
   return stream;
 }
 
-/** Every wake-up of `topic` while `fn` runs. */
+/**
+ * Every wake-up of `topic` caused by `fn`. Wake-ups go out at commit (PostgreSQL: NOTIFY, delivered
+ * through the LISTEN connection in commit order), so a marker notified by a later transaction arriving
+ * means every wake-up of `fn`'s writes has arrived too.
+ */
 async function wakes(topic: string, fn: () => Promise<unknown>): Promise<number> {
   let n = 0;
   const off = bus.subscribe(topic, () => {
     n++;
   });
+  const marker = `test-marker:${Math.random().toString(36).slice(2)}`;
+  let markerSeen!: () => void;
+  const seen = new Promise<void>((r) => {
+    markerSeen = r;
+  });
+  const offMarker = bus.subscribe(marker, () => markerSeen());
   try {
     await fn();
-    // Notifications go out after the unit's commit, before its result is released; one turn for the emitter.
-    await new Promise((r) => setImmediate(r));
+    await db.write(async (u) => u.notify(marker));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      seen,
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the marker's wake-up never arrived")), 15_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
   } finally {
     off();
+    offMarker();
   }
   return n;
 }

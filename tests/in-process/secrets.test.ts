@@ -434,6 +434,12 @@ test("the key file is created with mode 0600; a corrupt one is secret_key_invali
 
 test("canary: the supplied value appears in no MCP result, REST body, log line, table or database file", async () => {
   const hits = (s: string) => s.includes(CANARY);
+  // A file secret carrying the canary too (binary around it): stored and searched the same way.
+  const fileBytes = Buffer.concat([Buffer.from([0, 255]), Buffer.from(CANARY), Buffer.from([0])]);
+  const putFile = await rest(g.token, "PUT", `/api/secrets/agent/${agent(g).id}/CANARY_FILE`, {
+    file_base64: fileBytes.toString("base64"),
+  });
+  assert.equal(putFile.status, 200, JSON.stringify(putFile.json));
   assert.ok(seen.length > 50);
   assert.deepEqual(seen.filter(hits), []);
   assert.deepEqual(logLines.filter(hits), []);
@@ -455,6 +461,15 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
     for (const f of [file, `${file}-wal`]) {
       if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f).includes(CANARY), path.basename(f));
     }
+  } else {
+    // The PostgreSQL dump (pg_dump comes with the server: `npm run test:all` installs it).
+    const dump = spawnSync("pg_dump", ["--no-owner", h.env.DATABASE_URL ?? ""], {
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    assert.equal(dump.status, 0, dump.stderr);
+    assert.ok(dump.stdout.includes('"Secret"'), "the dump holds the Secret table");
+    assert.ok(!hits(dump.stdout), "the canary is not in the PostgreSQL dump");
   }
   // …and yet a process launched with the map has it (what the runner will do, issue 11): the child proves it
   // by a digest, so the value itself never crosses back.
@@ -469,4 +484,6 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
     { env: { ...process.env, ...envMap }, encoding: "utf8" },
   );
   assert.equal(child.stdout, digest(CANARY));
+  const launched = await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1]);
+  assert.deepEqual(Buffer.from(launched.files.CANARY_FILE ?? "", "base64"), fileBytes);
 });
