@@ -95,6 +95,17 @@ test("a requested file is supplied as bytes and reaches the launch byte for byte
   assert.equal(JSON.stringify(ok.json).includes(BINARY.toString("base64")), false);
 
   const agentId = Number(asker.id);
+  const listed = (await rest(g.token, "GET", "/api/secrets")).json as unknown as {
+    name: string;
+    kind: string;
+  }[];
+  assert.deepEqual(
+    listed.map((s) => [s.name, s.kind]),
+    [
+      ["BIG_FILE", "file"],
+      ["KUBECONFIG", "file"],
+    ],
+  );
   const got = await launch.secretsForLaunch(agentId);
   assert.deepEqual(Object.keys(got.env), [], "a file is not an environment variable");
   assert.deepEqual(Buffer.from(got.files.KUBECONFIG ?? "", "base64"), BINARY);
