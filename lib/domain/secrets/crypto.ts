@@ -12,7 +12,8 @@ import { DomainError } from "@/lib/errors";
  * prefix fails authentication rather than delivering a file as text (or the reverse).
  *
  * The key: SWITCHBOARD_SECRET_KEY (base64 of 32 bytes, checked by lib/env at start), else the key file
- * `<data dir>/secret.key` created on first use with mode 0600. A key file of any other content is
+ * `<data dir>/secret.key` created at the server's start (key-check.ts) or first use with mode 0600; it
+ * must be the process user's own file, closed to group and others. A key file of any other content is
  * `secret_key_invalid`: there is no fallback to storing values unencrypted.
  */
 export const KEY_FILE = "secret.key";
@@ -21,6 +22,7 @@ const NONCE_BYTES = 12;
 const TAG_BYTES = 16;
 const TEXT_PREFIX = "v1:";
 const FILE_PREFIX = "f1:";
+const PREFIX_LENGTH = 3; // both
 
 export type SecretIdentity = {
   ownerId: number;
@@ -153,7 +155,7 @@ export function decryptValue(
     });
   const file = isFileCiphertext(stored);
   if (!file && !stored.startsWith(TEXT_PREFIX)) throw fail();
-  const raw = Buffer.from(stored.slice(TEXT_PREFIX.length), "base64");
+  const raw = Buffer.from(stored.slice(PREFIX_LENGTH), "base64");
   if (raw.length < NONCE_BYTES + TAG_BYTES) throw fail();
   let bytes: Buffer;
   try {
