@@ -393,6 +393,10 @@ test("a secret the owner supplied is in the launched program's environment (a fi
     sql.all<{ n: number }>(`SELECT COUNT(*) AS n FROM "Message" WHERE content LIKE ?`, `%${value}%`),
   );
   assert.equal(Number(stored[0]?.n), 0, "the value is in no message");
-  await stopRunner("secrets");
+  // Whichever runner launched it (an earlier test's runner may still be up) removes the file when it ends.
+  const launchedBy = named(rows, "agent_started", goal.coordinator_agent_id).map(
+    (e) => String(e.data.runner).split(":")[1] ?? "",
+  );
+  for (const name of new Set(["secrets", ...launchedBy])) await stopRunner(name);
   assert.ok(!fs.existsSync(filePath), "the file secret's directory is removed when the launch ends");
 });
