@@ -30,7 +30,7 @@ after(async () => {
 });
 
 /** Run the CLI with `stdin` as its input; resolves with its exit code and output. */
-function cli(args: string[], stdin: string, env: NodeJS.ProcessEnv = server.env) {
+function cli(args: string[], stdin: string | Buffer, env: NodeJS.ProcessEnv = server.env) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], {
       cwd: ROOT,
@@ -87,6 +87,26 @@ test("secret set reads the value from stdin; the server lists the name; bad inpu
     assert.match(bad.stderr, new RegExp(`error: ${code}`));
   }
   assert.equal(await count(), before);
+});
+
+test("secret set --file keeps stdin's bytes exactly (binary, trailing newline included) as a file secret", async () => {
+  const g = await goalWithAgents(server, 1, "cli-file@example.com");
+  const agentId = Number(g.agents[1]?.id);
+  const bytes = Buffer.from([0, 0xff, 0xfe, 0xc3, 0x28, 13, 10]);
+  const r = await cli(
+    ["secret", "set", "--scope", "agent", "--id", String(agentId), "--file", "SSH_KEY"],
+    bytes,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const got = await launch.secretsForLaunch(agentId);
+  assert.deepEqual(got.env, {});
+  assert.deepEqual(Buffer.from(got.files.SSH_KEY ?? "", "base64"), bytes);
+  const empty = await cli(
+    ["secret", "set", "--scope", "agent", "--id", String(agentId), "--file", "NONE"],
+    "",
+  );
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /error: invalid_input.*empty file/);
 });
 
 test("secret rotate-key re-encrypts every value; the old key opens none of them", async () => {
