@@ -116,14 +116,14 @@ agent
   });
 
 // issue 14: secrets (docs/secrets.md). The value comes from stdin, never from argv (argv is visible in ps).
-async function readStdin(): Promise<string> {
+async function readStdinBytes(): Promise<Buffer> {
   if (process.stdin.isTTY) say("reading the value from stdin; end with Ctrl-D");
   const chunks: Buffer[] = [];
   for await (const c of process.stdin) chunks.push(c as Buffer);
-  return Buffer.concat(chunks)
-    .toString("utf8")
-    .replace(/\r?\n$/, "");
+  return Buffer.concat(chunks);
 }
+/** Text from stdin without its one trailing newline. */
+const readStdin = async () => (await readStdinBytes()).toString("utf8").replace(/\r?\n$/, "");
 
 const secret = program.command("secret").description("secrets (values are read from stdin)");
 secret
@@ -133,12 +133,29 @@ secret
   )
   .requiredOption("--scope <scope>", "user | agent | task")
   .requiredOption("--id <id>", "the user, agent or task id", positiveInt)
+  .option("--file", "stdin is a file, kept byte for byte (delivered as a 0600 file, $NAME = its path)")
   .argument("<name>", "the secret's name, e.g. STRIPE_API_KEY")
-  .action(async (name: string, o: { scope: string; id: number }) => {
-    const value = await readStdin();
-    const { setSecretAsOperator } = await lib(() => import("@/lib/domain/secrets/set-secret"));
+  .action(async (name: string, o: { scope: string; id: number; file?: boolean }) => {
+    const value = o.file ? await readStdinBytes() : await readStdin();
+    const [{ setSecretAsOperator }, { checkSecretKey }] = await lib(() =>
+      Promise.all([import("@/lib/domain/secrets/set-secret"), import("@/lib/domain/secrets/key-check")]),
+    );
+    await checkSecretKey(); // the server's start check: never a fresh key beside values stored with a lost one
     const r = await setSecretAsOperator({ scope_type: o.scope as "user", scope_id: o.id, name, value });
     out({ name: r.name, scope: r.scope, scope_id: r.scope_id, version: r.version });
+  });
+secret
+  .command("revoke-all")
+  .description(
+    "erase every stored secret value (the names stay, revoked): the way out when the key is lost; owners supply the values again",
+  )
+  .option("--yes", "really erase them")
+  .action(async (o: { yes?: boolean }) => {
+    if (!o.yes) throw new Error("this erases every secret value; run it again with --yes");
+    const { revokeAllSecrets } = await lib(() => import("@/lib/domain/secrets/revoke-secret"));
+    const r = await revokeAllSecrets();
+    say(`${r.revoked} secret values erased; start the server with the key you have now (or a new one)`);
+    out(r);
   });
 secret
   .command("rotate-key")

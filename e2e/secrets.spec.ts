@@ -123,3 +123,82 @@ test("request → supply in the browser → decline with a reason → revoke on 
   const after = (await call(payer, "list_resources", {})) as { resources: unknown[] };
   expect(after.resources).toEqual([{ name: "PAYMENTS_API_KEY", scope: "agent", available: false }]);
 });
+
+test("live: a file request appears in the inbox and the badge without a reload; an oversized file is refused in the browser; the upload supplies it", async ({
+  page,
+}) => {
+  const owner = await mcpClient(server.url, token);
+  clients.push(owner);
+  const goal = (await call(owner, "create_goal", {
+    title: "Deploy the service",
+    description: "Needs the cloud's service account file.",
+  })) as { goal_id: number; coordinator_agent_id: number };
+  const coordinator = await mcpClient(
+    server.url,
+    await server.cli("agent", "key", String(goal.coordinator_agent_id)),
+  );
+  clients.push(coordinator);
+  const p = await call(coordinator, "propose_task_tree", {
+    goal_id: goal.goal_id,
+    tree: { title: "Deploy", description: "Deploy with the service account." },
+  });
+  await rest("POST", `/api/approvals/${p.proposal_message_id}/approve`, {});
+  const snap = (await rest("GET", `/api/goals/${goal.goal_id}`)) as { tasks_tree: { id: number }[] };
+  const taskId = snap.tasks_tree[0]?.id as number;
+
+  // The owner's inbox is open and live; nothing is waiting for a credential yet.
+  await signIn(page, server.url);
+  await page.goto(`${server.url}/questions`);
+  await expect(page.getByTestId("inbox-live")).toHaveAttribute("data-live", "yes");
+  await expect(page.getByTestId("inbox-requests")).toHaveCount(0);
+  await expect(page.getByTestId("nav-request-count")).toHaveCount(0);
+
+  await call(coordinator, "request_resource", {
+    name: "SERVICE_ACCOUNT_JSON",
+    resource_type: "file",
+    reason: "The deploy tool reads the service account from a file",
+    task_id: taskId,
+  });
+  // No reload: the card and the badge arrive through the live stream.
+  const card = page
+    .getByTestId("inbox-requests")
+    .getByTestId("resource-request")
+    .filter({ hasText: "SERVICE_ACCOUNT_JSON" });
+  await expect(card).toContainText("The deploy tool reads the service account from a file");
+  await expect(page.getByTestId("nav-request-count")).toHaveText("1");
+
+  // Over the 256 KiB cap: a clear message, nothing sent.
+  await card.getByLabel("File for SERVICE_ACCOUNT_JSON").setInputFiles({
+    name: "huge.bin",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.alloc(300_000, 1),
+  });
+  await card.getByRole("button", { name: "Supply" }).click();
+  await expect(card).toContainText("a file secret can be at most 262,144 bytes (256 KiB)");
+  await expect(page.getByTestId("nav-request-count")).toHaveText("1");
+
+  await card.getByLabel("File for SERVICE_ACCOUNT_JSON").setInputFiles({
+    name: "sa.bin",
+    mimeType: "application/octet-stream",
+    buffer: Buffer.from([0, 255, 1, 254, 10, 0]),
+  });
+  await card.getByLabel("Scope").selectOption("agent");
+  await card.getByRole("button", { name: "Supply" }).click();
+  await expect(page.getByTestId("inbox-requests")).toHaveCount(0);
+  await expect(page.getByTestId("nav-request-count")).toHaveCount(0);
+  const listed = (await call(coordinator, "list_resources", {})) as { resources: unknown[] };
+  expect(listed.resources).toContainEqual({ name: "SERVICE_ACCOUNT_JSON", scope: "agent", available: true });
+
+  // #requests is live too: a new request shows there without a reload.
+  await page.getByRole("link", { name: /Requests/ }).click();
+  await expect(page.getByTestId("inbox-live")).toHaveAttribute("data-live", "yes");
+  await call(coordinator, "request_resource", {
+    name: "REGISTRY_TOKEN",
+    resource_type: "api_key",
+    reason: "To push the image",
+    task_id: taskId,
+  });
+  await expect(page.getByTestId("resource-request").filter({ hasText: "REGISTRY_TOKEN" })).toContainText(
+    "To push the image",
+  );
+});

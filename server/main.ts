@@ -6,9 +6,11 @@ import nextEnv from "@next/env";
 import next from "next";
 import { PEER_HEADER, setupToken } from "@/lib/auth/setup-token";
 import { ownerCount } from "@/lib/domain/owners/create-owner";
+import { checkSecretKey } from "@/lib/domain/secrets/key-check";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
 import { env } from "@/lib/env";
+import { DomainError } from "@/lib/errors";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
@@ -83,6 +85,21 @@ function setHeader(req: http.IncomingMessage, name: string, value: string) {
 
 const app = next({ dev: false, dir: process.cwd(), hostname, port });
 await app.prepare();
+// issue 14: the secret key, checked before the first request (migrations ran in app.prepare()): mode 0600,
+// the server's own file, 32 bytes, and it must open the stored values; otherwise no start (docs/secrets.md).
+try {
+  const k = await checkSecretKey();
+  if (k.created)
+    process.stderr.write(`switchboard: created the secret key ${k.file} (mode 0600): back it up\n`);
+  if (k.undecryptable.length > 0)
+    process.stderr.write(
+      `switchboard: warning: ${k.undecryptable.length} of ${k.probed} stored secrets do not decrypt with this key (altered or moved rows; they fail at launch until replaced): ${k.undecryptable.map((s) => `#${s.secret_id} ${s.name}`).join(", ")}\n`,
+    );
+} catch (e) {
+  if (!(e instanceof DomainError)) throw e;
+  process.stderr.write(`switchboard: cannot start: ${e.code}: ${e.message}\n`);
+  process.exit(1);
+}
 // Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
 await seedBuiltinSkills();
 startWatchdog();

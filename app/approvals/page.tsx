@@ -1,4 +1,5 @@
 // #approvals: the task trees and agents awaiting the owner (approve / reject with a reason) and the decided ones.
+// Live through the shell's InboxLive.
 import Link from "next/link";
 import { AgentProposal } from "@/components/approvals/agent-proposal";
 import { DecisionForm } from "@/components/approvals/decision-form";
@@ -6,7 +7,6 @@ import { ProposalTree } from "@/components/approvals/proposal-tree";
 import { StatusBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { Panel } from "@/components/ui/panel";
-import { PollRefresh } from "@/components/ui/poll-refresh";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { type ApprovalView, listApprovals } from "@/lib/domain/proposals/list-approvals";
 
@@ -62,14 +62,7 @@ export default async function ApprovalsPage() {
   ]);
   return (
     <div className="space-y-6">
-      <div className="flex items-center gap-3">
-        <h1 className="text-2xl font-semibold text-slate-900">#approvals</h1>
-        <PollRefresh
-          url="/api/approvals?status=pending"
-          idKey="proposal_message_id"
-          ids={pending.map((p) => p.proposal_message_id)}
-        />
-      </div>
+      <h1 className="text-2xl font-semibold text-slate-900">#approvals</h1>
       <Panel title={`Pending (${pending.length})`}>
         {pending.length === 0 ? (
           <p className="px-5 py-8 text-center text-sm text-slate-500">Nothing awaits your decision.</p>

@@ -1,10 +1,11 @@
 // The owner's inbox: questions waiting for the owner across their goals, newest activity first, live,
 // filtered by goal and kind and paged (the count shown is the filter's, the nav badge the unfiltered one);
-// and the history of answered and declined questions.
+// the credentials agents asked for (answerable in place); and the history of answered and declined questions.
 import type { Metadata } from "next";
 import Link from "next/link";
 import { QuestionCard } from "@/components/questions/question-card";
 import { QuestionsLive } from "@/components/questions/questions-live";
+import { OpenRequestsPanel } from "@/components/secrets/open-requests-panel";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import {
@@ -133,6 +134,7 @@ export default async function QuestionsPage({ searchParams }: { searchParams: Pr
           </span>
         </nav>
       ) : null}
+      <OpenRequestsPanel ownerId={owner.userId} />
       {inChain.length > 0 ? (
         <Panel title={`Still with your agents (${inChain.length})`}>
           <div className="space-y-4 p-5" data-testid="questions-in-chain">

@@ -3,27 +3,21 @@
 import { revalidatePath } from "next/cache";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { declineRequest, supplyRequest } from "@/lib/domain/secrets/decide-request";
-import { actionError } from "@/lib/http/form-state";
-
-/** The value of a supply form: the pasted text, or the uploaded file's text (resource_type `file`). */
-async function formValue(form: FormData): Promise<string> {
-  const file = form.get("file");
-  if (file instanceof File && file.size > 0) return file.text();
-  return String(form.get("value") ?? "");
-}
+import { actionError, formSecretValue } from "@/lib/http/form-state";
 
 /** Supply a request's value in the chosen scope. The answer never carries the value. */
 export async function supplyAction(requestId: number, form: FormData): Promise<{ error?: string }> {
   const owner = await requireOwner();
   try {
     await supplyRequest(owner.userId, requestId, {
-      value: await formValue(form),
+      value: await formSecretValue(form),
       scope: String(form.get("scope") ?? "task") as "task",
     });
   } catch (e) {
     return { error: actionError(e) };
   }
   revalidatePath("/requests");
+  revalidatePath("/questions");
   revalidatePath("/secrets");
   return {};
 }
@@ -37,5 +31,6 @@ export async function declineAction(requestId: number, reason: string): Promise<
     return { error: actionError(e) };
   }
   revalidatePath("/requests");
+  revalidatePath("/questions");
   return {};
 }

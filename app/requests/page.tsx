@@ -1,7 +1,7 @@
 // #requests: credentials agents asked for (supply in a scope, or decline with a reason) and the decided ones.
+// Live through the shell's InboxLive (a new request appears without a reload).
 import { RequestCard } from "@/components/secrets/request-card";
 import { Panel } from "@/components/ui/panel";
-import { PollRefresh } from "@/components/ui/poll-refresh";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { listRequests } from "@/lib/domain/secrets/owner-requests";
 
@@ -15,10 +15,7 @@ export default async function RequestsPage() {
   ]);
   return (
     <div className="space-y-6">
-      <div className="flex items-center gap-3">
-        <h1 className="text-2xl font-semibold text-slate-900">#requests</h1>
-        <PollRefresh url="/api/requests?status=open" idKey="request_id" ids={open.map((r) => r.request_id)} />
-      </div>
+      <h1 className="text-2xl font-semibold text-slate-900">#requests</h1>
       <p className="text-sm text-slate-600">
         A value you supply is encrypted at once and reaches only the environment of the agent&apos;s next
         launch; it is never shown again. Manage supplied values on the Secrets page.

@@ -5,9 +5,9 @@ import { requireOwner } from "@/lib/auth/require-owner";
 import { revokeSecret } from "@/lib/domain/secrets/revoke-secret";
 import type { ScopeType } from "@/lib/domain/secrets/schemas";
 import { setSecret } from "@/lib/domain/secrets/set-secret";
-import { actionError } from "@/lib/http/form-state";
+import { actionError, formSecretValue } from "@/lib/http/form-state";
 
-/** Set a new secret or replace (rotate) one; for scope `user` the id is the owner's own. */
+/** Set a new secret or replace (rotate) one (pasted text, or an uploaded file); for scope `user` the id is the owner's own. */
 export async function setSecretAction(form: FormData): Promise<{ error?: string }> {
   const owner = await requireOwner();
   const scope = String(form.get("scope_type") ?? "") as ScopeType;
@@ -16,7 +16,7 @@ export async function setSecretAction(form: FormData): Promise<{ error?: string 
       scope_type: scope,
       scope_id: scope === "user" ? owner.userId : Number(form.get("scope_id")),
       name: String(form.get("name") ?? ""),
-      value: String(form.get("value") ?? ""),
+      value: await formSecretValue(form),
     });
   } catch (e) {
     return { error: actionError(e) };

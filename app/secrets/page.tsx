@@ -23,7 +23,14 @@ function Row({ s }: { s: SecretView }) {
       <td className="px-5 py-3 font-mono text-sm font-semibold text-slate-900">{s.name}</td>
       <td className="px-3 py-3 text-sm text-slate-600">{s.scope_label}</td>
       <td className="px-3 py-3 text-sm">
-        {s.available ? <Badge tone="green">set · v{s.version}</Badge> : <Badge tone="red">revoked</Badge>}
+        {s.available ? (
+          <Badge tone="green">
+            set · v{s.version}
+            {s.kind === "file" ? " · file" : ""}
+          </Badge>
+        ) : (
+          <Badge tone="red">revoked</Badge>
+        )}
       </td>
       <td className="px-3 py-3 text-xs text-slate-500">
         <LocalTime iso={s.created_at} />

@@ -4,8 +4,9 @@ import { useRef, useState, useTransition } from "react";
 import { setSecretAction } from "@/app/secrets/actions";
 import { Button } from "@/components/ui/button";
 import { FormError, inputClass } from "@/components/ui/field";
+import { fileTooLarge } from "./file-limit";
 
-/** Add a secret without a request: for all my agents, one agent, or one task (by id). */
+/** Add a secret without a request (pasted text, or a file): for all my agents, one agent, or one task (by id). */
 export function NewSecretForm() {
   const form = useRef<HTMLFormElement>(null);
   const [scope, setScope] = useState("user");
@@ -13,6 +14,8 @@ export function NewSecretForm() {
   const [pending, start] = useTransition();
   const submit = (fd: FormData) =>
     start(async () => {
+      const tooLarge = fileTooLarge(fd);
+      if (tooLarge) return setError(tooLarge);
       const r = await setSecretAction(fd);
       setError(r.error);
       if (!r.error) form.current?.reset();
@@ -51,12 +54,13 @@ export function NewSecretForm() {
         <input
           type="password"
           name="value"
-          required
           autoComplete="off"
           aria-label="Value"
           placeholder="value"
           className={`${inputClass} w-64`}
         />
+        <span className="text-xs text-slate-500">or</span>
+        <input type="file" name="file" aria-label="File" className="w-56 text-sm" />
         <Button type="submit" disabled={pending}>
           Save
         </Button>

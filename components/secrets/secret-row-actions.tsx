@@ -5,8 +5,9 @@ import { revokeSecretAction, setSecretAction } from "@/app/secrets/actions";
 import { Button } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import type { ScopeType } from "@/lib/domain/secrets/schemas";
+import { fileTooLarge } from "./file-limit";
 
-/** Replace (rotate) a secret's value, or revoke it. The field is write-only and cleared after sending. */
+/** Replace (rotate) a secret's value (text or a file), or revoke it. The fields are write-only and cleared after sending. */
 export function SecretRowActions({
   scope,
   scopeId,
@@ -23,6 +24,8 @@ export function SecretRowActions({
   const [pending, start] = useTransition();
   const replace = (fd: FormData) =>
     start(async () => {
+      const tooLarge = fileTooLarge(fd);
+      if (tooLarge) return setError(tooLarge);
       const r = await setSecretAction(fd);
       setError(r.error);
       if (!r.error) form.current?.reset();
@@ -43,11 +46,11 @@ export function SecretRowActions({
             type="password"
             name="value"
             autoComplete="off"
-            required
             aria-label={`New value for ${name}`}
             placeholder="new value"
             className={`${inputClass} w-40`}
           />
+          <input type="file" name="file" aria-label={`New file for ${name}`} className="w-44 text-xs" />
           <Button type="submit" size="sm" variant="secondary" disabled={pending}>
             Replace
           </Button>

@@ -4,6 +4,7 @@ import { useRef, useState, useTransition } from "react";
 import { declineAction, supplyAction } from "@/app/requests/actions";
 import { Button } from "@/components/ui/button";
 import { FormError, inputClass } from "@/components/ui/field";
+import { fileTooLarge } from "./file-limit";
 
 /**
  * Supply a requested value (pasted, or uploaded for `file`) in a chosen scope, or decline with a reason.
@@ -24,6 +25,8 @@ export function SupplyForm({
   const [pending, start] = useTransition();
   const supply = (fd: FormData) =>
     start(async () => {
+      const tooLarge = fileTooLarge(fd);
+      if (tooLarge) return setError(tooLarge);
       const r = await supplyAction(requestId, fd);
       setError(r.error);
       if (!r.error) form.current?.reset();

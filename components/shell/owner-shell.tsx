@@ -1,16 +1,22 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SignOutButton } from "@/components/auth/sign-out-button";
+import { InboxLive } from "@/components/inbox/inbox-live";
 import { QuestionsNavLink } from "@/components/questions/questions-nav-link";
 import { RequestsNavLink } from "@/components/secrets/requests-nav-link";
 import { requireOwner } from "@/lib/auth/require-owner";
+import { ownerInboxStamp } from "@/lib/domain/owners/inbox";
 import { isOperator } from "@/lib/domain/runner/runners-view";
 import { NavLink } from "./nav-link";
 
-/** The signed-in frame: top navigation and the page body. Redirects to /signin without a session. */
+/**
+ * The signed-in frame: top navigation and the page body. Redirects to /signin without a session. Live:
+ * `InboxLive` refreshes the page when what waits for the owner changes (badges, inbox, #requests, #approvals).
+ */
 export async function OwnerShell({ children }: { children: ReactNode }) {
   const owner = await requireOwner();
   const operator = await isOperator(owner.userId);
+  const stamp = JSON.stringify(await ownerInboxStamp(owner.userId));
   return (
     <div className="min-h-screen">
       <header className="bg-slate-900">
@@ -33,6 +39,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             {operator ? <NavLink href="/runners">Runners</NavLink> : null}
           </div>
           <div className="ml-auto flex items-center gap-3">
+            <InboxLive initial={stamp} />
             <span className="text-sm text-slate-300" data-testid="owner-email">
               {owner.email}
             </span>

@@ -407,8 +407,8 @@ export const CATALOGUE = {
   secret_key_invalid: entry(
     500,
     ["rest", "form", "cli"],
-    "The secret key file in the data directory is not the base64 of exactly 32 bytes; nothing is stored unencrypted.",
-    "Restore the key file from your backup, or set SWITCHBOARD_SECRET_KEY (docs/secrets.md).",
+    "The secret key is unusable (details.reason): the key file is not the base64 of exactly 32 bytes, is open to others or owned by another user, is missing while secrets are stored, or the key opens none of the stored secrets; nothing is stored unencrypted.",
+    "Restore the key file (mode 0600, the server's user) or SWITCHBOARD_SECRET_KEY from your backup; if the key is lost, `switchboard secret revoke-all --yes` (docs/secrets.md).",
   ),
   secret_undecryptable: entry(
     500,

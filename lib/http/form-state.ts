@@ -7,7 +7,17 @@ export type FormState = {
   values?: Record<string, string>;
 };
 
-/** Form fields as strings (files are not used by these forms). */
+/**
+ * A secret's value from a form: the uploaded file's bytes (field `file`, when a file was chosen) or the
+ * pasted text (field `value`). The bytes stay bytes: a binary file is not decoded as text.
+ */
+export async function formSecretValue(form: FormData): Promise<string | Buffer> {
+  const file = form.get("file");
+  if (file instanceof File && file.size > 0) return Buffer.from(await file.arrayBuffer());
+  return String(form.get("value") ?? "");
+}
+
+/** Form fields as strings (files: `formSecretValue`). */
 export function formValues(form: FormData, names: readonly string[]): Record<string, string> {
   return Object.fromEntries(names.map((n) => [n, String(form.get(n) ?? "")]));
 }

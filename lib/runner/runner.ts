@@ -7,6 +7,7 @@ import { HubClient, HubError } from "./hub-client";
 import { feedInbox } from "./inbox-feeder";
 import { ChildRecord } from "./orphans";
 import type { AgentSession, Runtime, RuntimeEvent } from "./runtimes/types";
+import { writeSecretFiles } from "./secret-files";
 
 export type RunnerOptions = {
   hub: string;
@@ -139,11 +140,14 @@ export class Runner {
 
   private async runAgent(job: AgentJob): Promise<void> {
     const log = { runner: this.o.instance, agent: job.agent_id, launch: job.launch };
+    let files: ReturnType<typeof writeSecretFiles> | undefined;
     try {
-      await this.runAgentInner(job, log);
+      files = writeSecretFiles(job); // file secrets → 0600 files, $NAME = path (issue 14)
+      await this.runAgentInner(files.job, log);
     } catch (e) {
       logger.error({ ...log, err: e }, "agent run failed");
     } finally {
+      files?.remove();
       this.agents.delete(job.agent_id);
       this.children?.remove(job.agent_id);
     }

@@ -4,7 +4,8 @@
 //   "[crash]" exits 2 at once; "[exit]" exits 0 after whoami; "[stubborn]" stays without a word; otherwise reads its inbox in a loop
 //   (printing each message), calls signal_review when a message says SIGNAL_REVIEW, and exits when its
 //   key stops working (a newer launch revoked it). With PROBE_SECRET_NAME set it prints the sha256 of that
-//   variable (a secret delivered at launch), never the value. It never exits on its terminate sentinel: the runner
+//   variable (a secret delivered at launch), never the value; with PROBE_SECRET_FILE the sha256 of the file
+//   that variable names (a file secret), the file's and its directory's modes, and its path. It never exits on its terminate sentinel: the runner
 //   ends it. Its pid goes to $SWITCHBOARD_WORKSPACE/pid.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
@@ -37,6 +38,17 @@ if (env.PROBE_SECRET_NAME) {
   const v = env[env.PROBE_SECRET_NAME];
   const hash = v === undefined ? "absent" : createHash("sha256").update(v).digest("hex");
   process.stdout.write(`secret ${env.PROBE_SECRET_NAME} sha256=${hash}\n`);
+}
+// A file secret: $NAME is the path of a 0600 file holding the bytes; print their hash and the modes.
+if (env.PROBE_SECRET_FILE) {
+  const p = env[env.PROBE_SECRET_FILE];
+  let line = "absent";
+  if (p) {
+    const mode = (f) => (fs.statSync(f).mode & 0o777).toString(8);
+    const hash = createHash("sha256").update(fs.readFileSync(p)).digest("hex");
+    line = `sha256=${hash} mode=${mode(p)} dir=${mode(path.dirname(p))} path=${p}`;
+  }
+  process.stdout.write(`file ${env.PROBE_SECRET_FILE} ${line}\n`);
 }
 if (title.includes("[exit]")) process.exit(0);
 // "[stubborn]": never touches the hub again (so a revoked key cannot end it) and ignores SIGTERM: only

@@ -18,6 +18,9 @@ let h: InProcess;
 let db: typeof import("@/lib/db");
 let launch: typeof import("@/lib/domain/secrets/launch-env");
 let crypto: typeof import("@/lib/domain/secrets/crypto");
+/** The environment part of a launch's secrets (text values). */
+const launchEnv = async (agentId: number, taskId?: number) =>
+  (await launch.secretsForLaunch(agentId, taskId)).env;
 
 /** Everything a surface answered, and every line written to stderr (the log), for the canary search. */
 const seen: string[] = [];
@@ -335,20 +338,20 @@ test("secretsForLaunch: task > agent > user, revoked not delivered, last used re
   const a = agent(g);
   const id = Number(a.id);
   // The agent value of SHARED_KEY was revoked above: the task's wins with the task, the user's without.
-  const withTask = await launch.secretsForLaunch(id, g.tasks[0]);
+  const withTask = await launchEnv(id, g.tasks[0]);
   assert.equal(withTask.SHARED_KEY, "task-value");
-  const plain = await launch.secretsForLaunch(id);
+  const plain = await launchEnv(id);
   assert.deepEqual(plain, { SHARED_KEY: "user-value-2" });
   assert.equal(
     (await rest(g.token, "PUT", `/api/secrets/agent/${a.id}/SHARED_KEY`, { value: "agent-value-2" })).status,
     200,
   );
-  assert.deepEqual(await launch.secretsForLaunch(id), { SHARED_KEY: "agent-value-2" });
-  const withSupplied = await launch.secretsForLaunch(id, g.tasks[1]);
+  assert.deepEqual(await launchEnv(id), { SHARED_KEY: "agent-value-2" });
+  const withSupplied = await launchEnv(id, g.tasks[1]);
   assert.equal(withSupplied.SUPPLY_ME, CANARY);
-  await assert.rejects(launch.secretsForLaunch(id, other.tasks[0]), { code: "not_found" });
+  await assert.rejects(launchEnv(id, other.tasks[0]), { code: "not_found" });
   // Another goal's agent gets none of this owner's secrets.
-  assert.deepEqual(await launch.secretsForLaunch(Number(agent(other).id)), {});
+  assert.deepEqual(await launchEnv(Number(agent(other).id)), {});
 
   const listed = await rest(g.token, "GET", `/api/secrets/task/${g.tasks[1]}`);
   const row = (listed.json as unknown as { name: string; last_used_at: string | null }[])[0];
@@ -397,13 +400,13 @@ test("encryption: fresh nonce per value, the identity bound as AAD, a tampered o
     });
   });
   const before = await db.read((u) => u.db.secret.findMany({ select: { lastUsedAt: true } }));
-  await assert.rejects(launch.secretsForLaunch(a), { code: "secret_undecryptable" });
+  await assert.rejects(launchEnv(a), { code: "secret_undecryptable" });
   assert.deepEqual(await db.read((u) => u.db.secret.findMany({ select: { lastUsedAt: true } })), before);
   assert.equal(
     (await rest(g.token, "PUT", `/api/secrets/agent/${a}/SHARED_KEY`, { value: "repaired" })).status,
     200,
   );
-  assert.deepEqual(await launch.secretsForLaunch(a), { SHARED_KEY: "repaired" });
+  assert.deepEqual(await launchEnv(a), { SHARED_KEY: "repaired" });
 });
 
 test("the key file is created with mode 0600; a corrupt one is secret_key_invalid, never a silent fallback", async () => {
@@ -431,6 +434,12 @@ test("the key file is created with mode 0600; a corrupt one is secret_key_invali
 
 test("canary: the supplied value appears in no MCP result, REST body, log line, table or database file", async () => {
   const hits = (s: string) => s.includes(CANARY);
+  // A file secret carrying the canary too (binary around it): stored and searched the same way.
+  const fileBytes = Buffer.concat([Buffer.from([0, 255]), Buffer.from(CANARY), Buffer.from([0])]);
+  const putFile = await rest(g.token, "PUT", `/api/secrets/agent/${agent(g).id}/CANARY_FILE`, {
+    file_base64: fileBytes.toString("base64"),
+  });
+  assert.equal(putFile.status, 200, JSON.stringify(putFile.json));
   assert.ok(seen.length > 50);
   assert.deepEqual(seen.filter(hits), []);
   assert.deepEqual(logLines.filter(hits), []);
@@ -452,10 +461,19 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
     for (const f of [file, `${file}-wal`]) {
       if (fs.existsSync(f)) assert.ok(!fs.readFileSync(f).includes(CANARY), path.basename(f));
     }
+  } else {
+    // The PostgreSQL dump (pg_dump comes with the server: `npm run test:all` installs it).
+    const dump = spawnSync("pg_dump", ["--no-owner", h.env.DATABASE_URL ?? ""], {
+      encoding: "utf8",
+      maxBuffer: 256 * 1024 * 1024,
+    });
+    assert.equal(dump.status, 0, dump.stderr);
+    assert.ok(dump.stdout.includes('"Secret"'), "the dump holds the Secret table");
+    assert.ok(!hits(dump.stdout), "the canary is not in the PostgreSQL dump");
   }
   // …and yet a process launched with the map has it (what the runner will do, issue 11): the child proves it
   // by a digest, so the value itself never crosses back.
-  const envMap = await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1]);
+  const envMap = await launchEnv(Number(agent(g).id), g.tasks[1]);
   const digest = (v: string) => createHash("sha256").update(v).digest("hex");
   const child = spawnSync(
     process.execPath,
@@ -466,4 +484,6 @@ test("canary: the supplied value appears in no MCP result, REST body, log line, 
     { env: { ...process.env, ...envMap }, encoding: "utf8" },
   );
   assert.equal(child.stdout, digest(CANARY));
+  const launched = await launch.secretsForLaunch(Number(agent(g).id), g.tasks[1]);
+  assert.deepEqual(Buffer.from(launched.files.CANARY_FILE ?? "", "base64"), fileBytes);
 });

@@ -348,9 +348,11 @@ test("a runner killed -9: its agents come back on the other runner once the leas
   await eventually(async () => !alive(firstPid), 20_000, "the orphaned agent ended");
 });
 
-test("a secret the owner supplied is in the launched program's environment, and in no event or message", async () => {
+test("a secret the owner supplied is in the launched program's environment (a file secret as a 0600 file), and in no event or message", async () => {
   const { createHash } = await import("node:crypto");
   const value = `canary-${Math.random().toString(36).slice(2)}-value`;
+  // A binary file secret: NUL and non-UTF-8 bytes must arrive byte for byte.
+  const fileBytes = Buffer.concat([Buffer.from([0, 255, 254, 0, 10, 13]), Buffer.from(value)]);
   const skills = await import("@/lib/domain/skills/skills");
   const s = await skills.getSkill("coordinator");
   await skills.saveSkill(
@@ -360,7 +362,7 @@ test("a secret the owner supplied is in the launched program's environment, and 
       system_prompt: s.system_prompt,
       runtime: "command",
       command: { cmd: process.execPath, args: [SCRIPT] },
-      env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN" },
+      env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN", PROBE_SECRET_FILE: "SERVICE_ACCOUNT" },
     },
     { create: false },
   );
@@ -371,17 +373,36 @@ test("a secret the owner supplied is in the launched program's environment, and 
     body: JSON.stringify({ value }),
   });
   assert.equal(put.status, 200, await put.text());
+  const putFile = await server.fetch(`/api/secrets/user/${me.user_id}/SERVICE_ACCOUNT`, {
+    method: "PUT",
+    headers: { authorization: `Bearer ${ownerToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ file_base64: fileBytes.toString("base64") }),
+  });
+  assert.equal(putFile.status, 200, await putFile.text());
   const goal = await createGoal("Goal with a secret");
   if (!runners.has("secrets")) startRunner("secrets");
   const expected = `secret DEPLOY_TOKEN sha256=${createHash("sha256").update(value).digest("hex")}`;
   const rows = await eventually(
     async () => {
       const r = await evs(goal.goal_id);
-      return r.some((e) => e.event === "agent_output" && String(e.data.line) === expected) ? r : undefined;
+      const lines = r.filter((e) => e.event === "agent_output").map((e) => String(e.data.line));
+      return lines.includes(expected) && lines.some((l) => l.startsWith("file SERVICE_ACCOUNT "))
+        ? r
+        : undefined;
     },
     30_000,
-    "the coordinator's secret probe",
+    "the coordinator's secret probes",
   );
+  const fileLine = rows
+    .map((e) => String(e.data.line ?? ""))
+    .find((l) => l.startsWith("file SERVICE_ACCOUNT "));
+  const fileHash = createHash("sha256").update(fileBytes).digest("hex");
+  assert.match(
+    fileLine ?? "",
+    new RegExp(`^file SERVICE_ACCOUNT sha256=${fileHash} mode=600 dir=700 path=/`),
+  );
+  const filePath = (fileLine ?? "").split(" path=")[1] ?? "";
+  assert.ok(!filePath.includes(`goal-${goal.goal_id}`), "not in the agent's workspace");
   assert.ok(!JSON.stringify(rows).includes(value), "the value is in no event");
   // Nor in the coordinator's transcript (REST, where the owner reads it).
   const transcript = await server.fetch(
@@ -396,7 +417,12 @@ test("a secret the owner supplied is in the launched program's environment, and 
     sql.all<{ n: number }>(`SELECT COUNT(*) AS n FROM "Message" WHERE content LIKE ?`, `%${value}%`),
   );
   assert.equal(Number(stored[0]?.n), 0, "the value is in no message");
-  await stopRunner("secrets");
+  // Whichever runner launched it (an earlier test's runner may still be up) removes the file when it ends.
+  const launchedBy = named(rows, "agent_started", goal.coordinator_agent_id).map(
+    (e) => String(e.data.runner).split(":")[1] ?? "",
+  );
+  for (const name of new Set(["secrets", ...launchedBy])) await stopRunner(name);
+  assert.ok(!fs.existsSync(filePath), "the file secret's directory is removed when the launch ends");
 });
 
 /** The runner's child records (lib/runner/orphans.ts): `<work dir>/.runner/<runner pid>-<random>.json`. */

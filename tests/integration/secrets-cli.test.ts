@@ -12,6 +12,9 @@ let server: TestServer;
 let db: typeof import("@/lib/db");
 let launch: typeof import("@/lib/domain/secrets/launch-env");
 let crypto: typeof import("@/lib/domain/secrets/crypto");
+/** The environment part of a launch's secrets (text values). */
+const launchEnv = async (agentId: number, taskId?: number) =>
+  (await launch.secretsForLaunch(agentId, taskId)).env;
 
 before(async () => {
   server = await startServer();
@@ -27,7 +30,7 @@ after(async () => {
 });
 
 /** Run the CLI with `stdin` as its input; resolves with its exit code and output. */
-function cli(args: string[], stdin: string, env: NodeJS.ProcessEnv = server.env) {
+function cli(args: string[], stdin: string | Buffer, env: NodeJS.ProcessEnv = server.env) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], {
       cwd: ROOT,
@@ -69,7 +72,7 @@ test("secret set reads the value from stdin; the server lists the name; bad inpu
   assert.deepEqual(JSON.parse(body), [{ name: "DEPLOY_TOKEN", available: true, last_used_at: null }]);
   assert.ok(!body.includes(value));
   // The trailing newline of stdin is not part of the value.
-  assert.deepEqual(await launch.secretsForLaunch(agentId), { DEPLOY_TOKEN: value });
+  assert.deepEqual(await launchEnv(agentId), { DEPLOY_TOKEN: value });
 
   const count = () => db.read((u) => u.db.secret.count());
   const before = await count();
@@ -84,6 +87,26 @@ test("secret set reads the value from stdin; the server lists the name; bad inpu
     assert.match(bad.stderr, new RegExp(`error: ${code}`));
   }
   assert.equal(await count(), before);
+});
+
+test("secret set --file keeps stdin's bytes exactly (binary, trailing newline included) as a file secret", async () => {
+  const g = await goalWithAgents(server, 1, "cli-file@example.com");
+  const agentId = Number(g.agents[1]?.id);
+  const bytes = Buffer.from([0, 0xff, 0xfe, 0xc3, 0x28, 13, 10]);
+  const r = await cli(
+    ["secret", "set", "--scope", "agent", "--id", String(agentId), "--file", "SSH_KEY"],
+    bytes,
+  );
+  assert.equal(r.code, 0, r.stderr);
+  const got = await launch.secretsForLaunch(agentId);
+  assert.deepEqual(got.env, {});
+  assert.deepEqual(Buffer.from(got.files.SSH_KEY ?? "", "base64"), bytes);
+  const empty = await cli(
+    ["secret", "set", "--scope", "agent", "--id", String(agentId), "--file", "NONE"],
+    "",
+  );
+  assert.equal(empty.code, 1);
+  assert.match(empty.stderr, /error: invalid_input.*empty file/);
 });
 
 test("secret rotate-key re-encrypts every value; the old key opens none of them", async () => {
@@ -102,7 +125,7 @@ test("secret rotate-key re-encrypts every value; the old key opens none of them"
   assert.equal(fs.statSync(keyFile).mode & 0o777, 0o600);
   assert.ok(!fs.existsSync(`${keyFile}.new`));
   crypto.forgetSecretKey();
-  assert.equal((await launch.secretsForLaunch(agentId)).ROTATED, "before");
+  assert.equal((await launchEnv(agentId)).ROTATED, "before");
   const row = await db.read((u) => u.db.secret.findFirstOrThrow({ where: { name: "ROTATED" } }));
   const id = {
     ownerId: row.ownerId,

@@ -9,7 +9,7 @@ import { GoalLive } from "@/components/goals/goal-live";
 import { GoalQuestionsPanel } from "@/components/questions/goal-questions-panel";
 import { OwnerMessageForm } from "@/components/questions/owner-message-form";
 import { CrashedNotice } from "@/components/runner/crashed-notice";
-import { GoalRequestsPanel } from "@/components/secrets/goal-requests-panel";
+import { OpenRequestsPanel } from "@/components/secrets/open-requests-panel";
 import { TaskTreePanel } from "@/components/tasks/task-tree-panel";
 import { PendingReviewsPanel } from "@/components/teams/pending-reviews-panel";
 import { PlanDagPanel } from "@/components/teams/plan-dag-panel";
@@ -51,7 +51,7 @@ export default async function GoalPage({ params }: { params: Promise<{ id: strin
       <GoalLifecycle goalId={goal.id} />
       <CrashedNotice goalId={goal.id} coordinatorId={goal.coordinatorAgentId} agents={agents} />
       <GoalQuestionsPanel ownerId={owner.userId} goalId={goal.id} />
-      <GoalRequestsPanel ownerId={owner.userId} goalId={goal.id} />
+      <OpenRequestsPanel ownerId={owner.userId} goalId={goal.id} />
       <AgentsPanel goalId={goal.id} agents={rows} />
       <TaskTreePanel goalId={goal.id} />
       <CostsPanel goal={goal} />

@@ -5,6 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { DomainError } from "@/lib/errors";
 import { approveAgentProposal, rejectAgentProposal } from "./decide-agent";
 import { ancestrySnapshot, flatten, type TaskNode } from "./task-tree";
@@ -73,6 +74,7 @@ export async function decideProposal(ownerId: number, messageId: number, decisio
       );
     }
     const goal = proposal.goal;
+    notifyOwner(u, ownerId);
     if (proposal.kind === "agent") {
       if (decision.kind === "reject") {
         await rejectAgentProposal(u, goal, proposal, messageId, decision.reason);

@@ -3,6 +3,7 @@ import { parseScope } from "@/lib/domain/agents/tool-scope";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
 import { agentPayload, checkAgentGrant, type ProposeAgentInput, renderAgentProposal } from "./agent-proposal";
@@ -83,6 +84,7 @@ export async function proposeAgent(
     if (checked.same) return checked.same;
     const { goal, proposer, payload, hash } = checked;
     const channelId = await approvalsChannelId(u);
+    notifyOwner(u, goal.ownerId);
     const proposal = await u.db.proposal.create({
       data: {
         goalId: goal.id,

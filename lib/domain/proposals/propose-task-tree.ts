@@ -3,6 +3,7 @@ import { write } from "@/lib/db";
 import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
 import { contentHash, flatten, MAX_TREE_DEPTH, MAX_TREE_NODES, renderTree, taskNode } from "./task-tree";
@@ -65,6 +66,7 @@ export async function proposeTaskTree(
         details: { goal_id: goal.id, status: goal.status },
       });
     }
+    notifyOwner(u, goal.ownerId);
     // A peer verifier must be an agent of this goal.
     const peers = [
       ...new Set(

@@ -86,7 +86,7 @@ async function views(rows: (QuestionRow & { goal: { title: string } })[]): Promi
  * "Waiting for the owner", the one rule: a pending question of the owner's goals that no agent holds
  * (the human gateway holds it). The inbox list, its badge count and its live feed all select with it.
  */
-const waitingForOwner = (ownerId: number) => ({ ownerId, status: "pending", holderId: null }) as const;
+export const waitingForOwner = (ownerId: number) => ({ ownerId, status: "pending", holderId: null }) as const;
 
 /** Kinds of question the owner can filter by, each a set of origins (lib/domain/questions/system-question.ts). */
 export const QUESTION_KINDS = {

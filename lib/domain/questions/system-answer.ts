@@ -8,7 +8,6 @@ import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
 import { terminateQuarantined } from "@/lib/domain/reputation/terminate-quarantined";
 import { applyOwnerVerdict } from "@/lib/domain/reviews/owner-verdict";
 import { resumeInUnit } from "@/lib/domain/usage/resume-goal";
-import { onIdleDecision } from "@/lib/domain/watchdog/idle-alert";
 import { DomainError } from "@/lib/errors";
 import type { Resolution } from "./resolve";
 import type { QuestionRow } from "./store";
@@ -115,6 +114,8 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
   }
   if (q.origin === "idle_escalation") {
     // issue 16 §7: one card for every idle agent of the goal; the choice applies to all of them.
+    // Loaded on use: idle-alert reaches the runner and teams code, which import this module (an import cycle).
+    const { onIdleDecision } = await import("@/lib/domain/watchdog/idle-alert");
     await onIdleDecision(u, q.goalId, first?.selected_labels[0]);
     return;
   }

@@ -66,6 +66,11 @@ export type AgentJob = {
   allowed_tools: string[];
   system_prompt: string;
   env: Record<string, string>;
+  /**
+   * File secrets, NAME → base64 of the bytes: the runner writes each to a 0600 file of a private directory
+   * and sets $NAME to its path (docs/secrets.md, "Files"). Absent when there are none.
+   */
+  secret_files?: Record<string, string>;
   resume_session_id: string | null;
   /** The lease's length: renew well within it. */
   lease_s: number;
@@ -101,7 +106,12 @@ async function withSecrets(job: AgentJob): Promise<AgentJob> {
     }),
   );
   const secrets = await secretsForLaunch(job.agent_id, held?.id);
-  return { ...job, env: { ...secrets, ...job.env } };
+  const files = Object.fromEntries(Object.entries(secrets.files).filter(([name]) => !(name in job.env)));
+  return {
+    ...job,
+    env: { ...secrets.env, ...job.env },
+    ...(Object.keys(files).length > 0 ? { secret_files: files } : {}),
+  };
 }
 
 type SkillRow = {

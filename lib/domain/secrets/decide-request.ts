@@ -3,14 +3,18 @@ import { retryOnUniqueViolation, type Unit, write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { DomainError } from "@/lib/errors";
 import { satisfyOpenRequests } from "./satisfy-requests";
-import { scopeType, secretValue } from "./schemas";
+import { onePlain, plainFields, scopeType } from "./schemas";
 import { ownedScope } from "./scope";
 import { storeSecret } from "./store";
 
 /** Supply: the value, and where it applies — this task, this agent, or all the owner's agents (`user`). */
-export const supplyInput = z.strictObject({ value: secretValue, scope: scopeType.default("task") });
+/** `value` is text, or a file's bytes (a Buffer from the browser's upload, or `file_base64` in JSON). */
+export const supplyInput = z
+  .strictObject({ ...plainFields, scope: scopeType.default("task") })
+  .transform(onePlain);
 export const declineInput = z.strictObject({ reason: z.string().trim().min(1, "Give a reason.").max(2000) });
 
 /** The owner's open request `requestId`, marked decided by this unit (exactly one decision wins). */
@@ -34,6 +38,7 @@ async function takeOpen(u: Unit, ownerId: number, requestId: number, data: Recor
       details: { request_id: requestId, status: now.status },
     });
   }
+  notifyOwner(u, ownerId);
   return request;
 }
 

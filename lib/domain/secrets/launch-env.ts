@@ -5,9 +5,14 @@ import { notFound } from "@/lib/errors";
 import { decryptValue } from "./crypto";
 import { PRECEDENCE, type ScopeType } from "./schemas";
 
+/** What one launch gets: text secrets as environment variables, file secrets as bytes (base64) by name. */
+export type LaunchSecrets = { env: Record<string, string>; files: Record<string, string> };
+
 /**
- * The secrets of one launch of `agentId` (for `taskId`, when it runs one): an environment map
- * NAME → value with precedence task > agent > user for the same name. Revoked secrets are not delivered.
+ * The secrets of one launch of `agentId` (for `taskId`, when it runs one): text values as an environment
+ * map NAME → value, file values as NAME → base64 of the bytes (the runner writes each to a 0600 file and
+ * sets $NAME to its path: docs/secrets.md, "Files"), with precedence task > agent > user for the same name
+ * (whatever the kinds). Revoked secrets are not delivered.
  * Each delivered secret gets `lastUsedAt` and `lastUsedByAgentId`, and one `secrets_delivered` event names
  * them (never a value). A value that fails to decrypt is `secret_undecryptable` and nothing is recorded.
  *
@@ -15,7 +20,7 @@ import { PRECEDENCE, type ScopeType } from "./schemas";
  * environment of the job it hands to the runner, and from there into the child's environment and
  * nowhere else (not in its log, not in an event, not in a message). Never expose this over MCP or REST.
  */
-export async function secretsForLaunch(agentId: number, taskId?: number): Promise<Record<string, string>> {
+export async function secretsForLaunch(agentId: number, taskId?: number): Promise<LaunchSecrets> {
   return write(async (u) => {
     const agent = await u.db.agent.findUnique({
       where: { id: agentId },
@@ -43,8 +48,9 @@ export async function secretsForLaunch(agentId: number, taskId?: number): Promis
         winners.set(r.name, r);
     }
     const env: Record<string, string> = {};
+    const files: Record<string, string> = {};
     for (const [name, r] of [...winners].sort(([a], [b]) => a.localeCompare(b))) {
-      env[name] = decryptValue(
+      const value = decryptValue(
         {
           secretId: r.id,
           ownerId: r.ownerId,
@@ -55,6 +61,8 @@ export async function secretsForLaunch(agentId: number, taskId?: number): Promis
         },
         r.ciphertext ?? "",
       );
+      if (typeof value === "string") env[name] = value;
+      else files[name] = value.toString("base64");
     }
     if (winners.size > 0) {
       const ids = [...winners.values()].map((r) => r.id);
@@ -76,6 +84,6 @@ export async function secretsForLaunch(agentId: number, taskId?: number): Promis
         },
       });
     }
-    return env;
+    return { env, files };
   });
 }

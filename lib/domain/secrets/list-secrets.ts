@@ -1,4 +1,5 @@
 import { read } from "@/lib/db";
+import { isFileCiphertext } from "./crypto";
 import type { ScopeType } from "./schemas";
 import { ownedScope } from "./scope";
 
@@ -26,6 +27,8 @@ export type SecretView = {
   scope_label: string;
   goal_id: number | null;
   available: boolean;
+  /** `text` (an environment variable) or `file` (a 0600 file, $NAME its path); null once revoked. */
+  kind: "text" | "file" | null;
   version: number;
   created_at: string;
   updated_at: string;
@@ -85,6 +88,7 @@ export async function listOwnerSecrets(ownerId: number): Promise<SecretView[]> {
               : `task #${r.scopeId} ${task ? `"${task.title}"` : ""}`.trim(),
         goal_id: agent?.goalId ?? task?.goalId ?? null,
         available: r.ciphertext !== null,
+        kind: r.ciphertext === null ? null : isFileCiphertext(r.ciphertext) ? "file" : "text",
         version: r.version,
         created_at: r.createdAt.toISOString(),
         updated_at: r.updatedAt.toISOString(),

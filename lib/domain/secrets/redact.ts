@@ -35,7 +35,7 @@ export async function secretRedactor(
   for (const r of rows) {
     let value: string;
     try {
-      value = decryptValue(
+      const stored = decryptValue(
         {
           secretId: r.id,
           ownerId: r.ownerId,
@@ -46,6 +46,8 @@ export async function secretRedactor(
         },
         r.ciphertext ?? "",
       );
+      // A file's bytes are redacted as text too (what `cat $FILE` would print).
+      value = typeof stored === "string" ? stored : stored.toString("utf8");
     } catch (e) {
       logger.warn({ err: e, secret: r.id }, "secret not decryptable for redaction");
       continue;

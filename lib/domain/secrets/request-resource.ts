@@ -3,6 +3,7 @@ import { write } from "@/lib/db";
 import { postToGoalChannel, requestsChannelId } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { goalTaskOr404 } from "@/lib/domain/tasks/claim-task";
 import { RESOURCE_TYPES, secretName } from "./schemas";
 
@@ -65,6 +66,7 @@ export async function requestResource(
       },
     });
     await u.db.resourceRequest.update({ where: { id: request.id }, data: { messageId: message.id } });
+    notifyOwner(u, goal.ownerId);
     await appendEvent(u, {
       goalId: caller.goalId,
       name: "resource_requested",

@@ -34,3 +34,18 @@ export async function revokeSecret(
     return { name: name.data, scope: scope_type, scope_id, available: false };
   });
 }
+
+/**
+ * The operator's way out when the key is lost (`switchboard secret revoke-all --yes`): every stored value
+ * is erased, the rows stay as revoked (names listed as unavailable), so the server starts with a new key
+ * and the owners supply the values again. Needs no key. Returns how many values were erased.
+ */
+export async function revokeAllSecrets(): Promise<{ revoked: number }> {
+  return write(async (u) => {
+    const { count } = await u.db.secret.updateMany({
+      where: { ciphertext: { not: null } },
+      data: { ciphertext: null, revokedAt: new Date() },
+    });
+    return { revoked: count };
+  }, "secret revoke-all");
+}

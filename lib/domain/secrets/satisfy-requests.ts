@@ -1,6 +1,7 @@
 import type { Unit } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
+import { notifyOwner } from "@/lib/domain/owners/inbox";
 import type { ScopeInfo } from "./scope";
 
 const scopeLabel = (s: ScopeInfo) =>
@@ -35,6 +36,7 @@ export async function satisfyOpenRequests(u: Unit, scope: ScopeInfo, name: strin
         data: { status: "supplied", scopeType: scope.scopeType, scopeId: scope.scopeId, decidedAt: now },
       });
       if (won.count !== 1) continue;
+      notifyOwner(u, scope.ownerId);
     }
     await insertMessage(u, {
       goalId: r.goalId,

@@ -2,19 +2,30 @@ import { z } from "zod";
 import { read, retryOnUniqueViolation, write } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { satisfyOpenRequests } from "./satisfy-requests";
-import { scopeType, secretName, secretValue } from "./schemas";
+import { onePlain, plainFields, scopeType, secretName } from "./schemas";
 import { ownedScope } from "./scope";
 import { storeSecret } from "./store";
 
-export const setSecretInput = z.strictObject({
-  scope_type: scopeType,
-  scope_id: z.number().int().positive(),
-  name: secretName,
-  value: secretValue,
-});
+/** `value`: text (an environment variable) or a file's bytes (a Buffer, or `file_base64` in JSON). */
+export const setSecretInput = z
+  .strictObject({
+    scope_type: scopeType,
+    scope_id: z.number().int().positive(),
+    name: secretName,
+    ...plainFields,
+  })
+  .transform(onePlain);
 
-/** The REST body of PUT /api/secrets/:scope_type/:scope_id/:name and the Secrets page's forms. */
-export const secretValueBody = z.strictObject({ value: secretValue });
+export type SetSecretInput = z.input<typeof setSecretInput>;
+
+/**
+ * The REST body of PUT /api/secrets/:scope_type/:scope_id/:name: `{value}` or `{file_base64}` and nothing
+ * else (both are checked by setSecretInput).
+ */
+export const secretValueBody = z.strictObject({
+  value: z.unknown().optional(),
+  file_base64: z.unknown().optional(),
+});
 
 /** Path parameters `:scope_type/:scope_id` (anything else names nothing: `not_found`). */
 export function scopeParams(p: { scope_type?: string; scope_id?: string }) {

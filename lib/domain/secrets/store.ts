@@ -4,12 +4,12 @@ import { encryptValue } from "./crypto";
 import type { ScopeInfo } from "./scope";
 
 /**
- * Encrypt and store `value` as `name` in `scope` (inside the caller's unit): a new row at version 1, or the
+ * Encrypt and store `value` (text, or a file's bytes) as `name` in `scope` (inside the caller's unit): a new row at version 1, or the
  * existing row replaced at version + 1 (rotation; a revoked one comes back). The event names the secret,
  * never the value. Two first stores racing on one name: the loser fails on the unique index and its unit is
  * retried by the caller (`retryOnUniqueViolation`).
  */
-export async function storeSecret(u: Unit, scope: ScopeInfo, name: string, value: string) {
+export async function storeSecret(u: Unit, scope: ScopeInfo, name: string, value: string | Buffer) {
   const where = { scopeType: scope.scopeType, scopeId: scope.scopeId, name };
   const existing = await u.db.secret.findUnique({
     where: { scopeType_scopeId_name: where },
