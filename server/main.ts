@@ -7,6 +7,7 @@ import next from "next";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
 import { env } from "@/lib/env";
+import { startNotifications } from "@/lib/jobs/notifications";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
@@ -72,6 +73,7 @@ await app.prepare();
 // Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
 await seedBuiltinSkills();
 startWatchdog();
+startNotifications();
 const nextHandler = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {
