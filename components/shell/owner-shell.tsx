@@ -28,6 +28,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/skills">Skills</NavLink>
             <NavLink href="/tokens">Tokens</NavLink>
             <NavLink href="/secrets">Secrets</NavLink>
+            <NavLink href="/settings/notifications">Notifications</NavLink>
           </div>
           <div className="ml-auto flex items-center gap-3">
             <span className="text-sm text-slate-300" data-testid="owner-email">

@@ -11,6 +11,7 @@ export type Received = {
   json: Record<string, unknown>;
   /** Whether the signature verified with `secret` (undefined: no secret set). */
   verified?: boolean;
+  /** The status answered; 0: left unanswered. */
   status: number;
 };
 
@@ -32,7 +33,7 @@ export async function startReceiver(
   const r: Receiver = {
     url: "",
     received: [],
-    accepted: () => r.received.filter((x) => x.status < 300),
+    accepted: () => r.received.filter((x) => x.status >= 200 && x.status < 300),
     failFirst: opts.failFirst ?? 0,
     hangFirst: opts.hangFirst ?? 0,
     close: async () => {},
@@ -46,7 +47,15 @@ export async function startReceiver(
     });
     req.on("end", () => {
       const n = seen++;
-      if (n < r.hangFirst) return; // never answered
+      let json: Record<string, unknown> = {};
+      try {
+        json = JSON.parse(body);
+      } catch {}
+      if (n < r.hangFirst) {
+        // Never answered (recorded with status 0).
+        r.received.push({ path: req.url ?? "/", headers: req.headers, body, json, status: 0 });
+        return;
+      }
       let verified: boolean | undefined;
       if (r.secret) {
         try {
@@ -57,10 +66,6 @@ export async function startReceiver(
         }
       }
       const status = n < r.hangFirst + r.failFirst ? 500 : verified === false ? 401 : 200;
-      let json: Record<string, unknown> = {};
-      try {
-        json = JSON.parse(body);
-      } catch {}
       r.received.push({ path: req.url ?? "/", headers: req.headers, body, json, verified, status });
       res.writeHead(status, { "content-type": "text/plain" });
       res.end(status === 200 ? "ok" : "nope");

@@ -471,3 +471,86 @@ test("email: nodemailer to a local SMTP server, plain and HTML with the options 
     await new Promise<void>((ok) => smtp.close(() => ok()));
   }
 });
+
+test("approvals, secret requests and budget alerts become notifications; an approve link decides the proposal", async () => {
+  const db = await import("@/lib/db");
+  const email = "kinds@example.com";
+  const token = await h.ownerToken(email);
+  const recv = await receiver();
+  const ch = await rest(h, "POST", "/api/notification-channels", token, {
+    kind: "webhook",
+    name: "k",
+    url: recv.url,
+  });
+  recv.secret = ch.json.signing_secret as string;
+  const g = await goalWithAgents(h, 1, email);
+  const [c, a] = g.agents;
+  assert.ok(c && a);
+  const items = () =>
+    recv.accepted().flatMap((r) => (r.json.data as { notifications: Item[] }).notifications) as (Item & {
+      proposal?: { proposal_message_id: number; approve_url: string | null };
+    })[];
+
+  // A task tree awaiting approval, with an approve link bound to its content.
+  const p = sc<{ proposal_message_id: number }>(
+    await c.client.callTool({
+      name: "propose_task_tree",
+      arguments: {
+        goal_id: g.goal.goal_id,
+        tree: { title: "Build it", description: "Build the whole thing, carefully." },
+      },
+    }),
+  );
+  const approval = await pump(() => items().find((i) => i.kind === "approval"), "the approval notification");
+  assert.equal(approval.proposal?.proposal_message_id, p.proposal_message_id);
+  assert.match(approval.link, /\/approvals$/);
+  const approved = await h.fetch(
+    `/api/notifications/actions/${tokenOf(approval.proposal?.approve_url ?? "")}`,
+    {
+      method: "POST",
+    },
+  );
+  assert.equal(((await approved.json()) as { outcome: string }).outcome, "done");
+  const goal = await db.read((u) => u.db.goal.findUniqueOrThrow({ where: { id: g.goal.goal_id } }));
+  assert.equal(goal.status, "active");
+
+  // A secret request.
+  const task = await db.read((u) => u.db.goalTask.findFirstOrThrow({ where: { goalId: g.goal.goal_id } }));
+  await a.client.callTool({
+    name: "request_resource",
+    arguments: {
+      name: "STRIPE_API_KEY",
+      resource_type: "api_key",
+      reason: "Charges in tests",
+      task_id: task.id,
+    },
+  });
+  const secret = await pump(() => items().find((i) => i.kind === "secret_request"), "the secret request");
+  assert.match(secret.summary, /STRIPE_API_KEY/);
+  assert.equal(secret.waiting?.agent_id, Number(a.id));
+
+  // The budget: 80 % once, then the pause at 100 %.
+  await db.write((u) => u.db.goal.update({ where: { id: g.goal.goal_id }, data: { budgetCents: 100 } }));
+  for (const [cents, k] of [
+    [85, "u1"],
+    [20, "u2"],
+  ] as const) {
+    await a.client.callTool({
+      name: "report_usage",
+      arguments: {
+        model: "claude-sonnet-4-5",
+        input_tokens: 1,
+        output_tokens: 1,
+        cost_cents: cents,
+        idempotency_key: k,
+      },
+    });
+  }
+  const budget = await pump(
+    () =>
+      items().filter((i) => i.kind === "budget").length === 2 && items().filter((i) => i.kind === "budget"),
+    "two budget notifications",
+  );
+  assert.match(budget[0]?.summary ?? "", /80|85/);
+  assert.match(budget[1]?.summary ?? "", /paused/i);
+});

@@ -1,5 +1,5 @@
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
-import { write } from "@/lib/db";
+import { read, write } from "@/lib/db";
 import { decideProposal } from "@/lib/domain/proposals/decide-proposal";
 import { answerAsOwner } from "@/lib/domain/questions/owner-questions";
 import { secretKey } from "@/lib/domain/secrets/crypto";
@@ -70,16 +70,19 @@ export const cardLink = (p: ActionPayload) =>
     ? absolute(`/questions?qid=${encodeURIComponent(p.q)}#question-${p.q}`)
     : absolute("/approvals");
 
-/** What a token would do, for the confirmation page (no side effect). */
-export function describeAction(token: string) {
+/**
+ * What a token would do, for the confirmation page (no side effect): `usable` only when well signed,
+ * unexpired and unused; otherwise the page sends the owner to the card in the app.
+ */
+export async function describeAction(token: string) {
   const p = verifyAction(token);
-  if (!p) return { valid: false as const, link: absolute("/questions") };
-  const expired = p.e * 1000 < Date.now();
+  if (!p) return { usable: false as const, link: absolute("/questions") };
+  const used = await read((u) => u.db.notificationActionUse.findUnique({ where: { nonce: p.n } }));
   return {
-    valid: true as const,
-    expired,
+    usable: !used && p.e * 1000 >= Date.now(),
     link: cardLink(p),
-    text: p.a === "answer" ? `Answer question ${p.q} with "${p.l}"` : `Approve proposal #${p.p}`,
+    text: p.a === "answer" ? `Answer “${p.l}”` : "Approve the proposal",
+    detail: p.a === "answer" ? `question ${p.q}` : `proposal #${p.p}`,
   };
 }
 

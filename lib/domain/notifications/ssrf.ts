@@ -72,7 +72,7 @@ export function checkUrl(raw: string, field = "url"): URL {
 }
 
 /** DNS lookup that refuses private addresses (the socket connects only to what this returns). */
-const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
+export const guardedLookup: net.LookupFunction = (hostname, options, callback) => {
   dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
     if (err) return callback(err, "", 0);
     const list = addresses as dns.LookupAddress[];
@@ -99,7 +99,12 @@ export function guardedPost(
   headers: Record<string, string>,
   timeoutMs = env().SWITCHBOARD_NOTIFY_TIMEOUT_MS,
 ): Promise<HttpResult> {
-  const u = checkUrl(url);
+  let u: URL;
+  try {
+    u = checkUrl(url);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const host = u.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host) && isPrivateAddress(host) && !allowPrivate()) {
     return Promise.reject(new Error(`refused: ${host} is a private address`));
