@@ -554,3 +554,19 @@ test("approvals, secret requests and budget alerts become notifications; an appr
   assert.match(budget[0]?.summary ?? "", /80|85/);
   assert.match(budget[1]?.summary ?? "", /paused/i);
 });
+
+test("secret key rotation re-encrypts channel secrets: the channel still signs with its secret", async () => {
+  const token = await h.ownerToken("rotate@example.com");
+  const recv = await receiver();
+  const ch = await rest(h, "POST", "/api/notification-channels", token, {
+    kind: "webhook",
+    name: "r",
+    url: recv.url,
+  });
+  recv.secret = ch.json.signing_secret as string;
+  const { rotateSecretKey } = await import("@/lib/domain/secrets/rotate-key");
+  await rotateSecretKey();
+  const t = await rest(h, "POST", `/api/notification-channels/${ch.json.id}/test`, token);
+  assert.equal(t.json.ok, true, JSON.stringify(t.json));
+  assert.equal(recv.accepted()[0]?.verified, true);
+});

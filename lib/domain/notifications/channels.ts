@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { type ReadUnit, read, write } from "@/lib/db";
+import { type ReadUnit, read, type Unit, write } from "@/lib/db";
 import { decryptValue, encryptValue } from "@/lib/domain/secrets/crypto";
 import { notFound } from "@/lib/errors";
 import { CHANNEL_KINDS, type ChannelKind, NOTIFICATION_KINDS } from "./kinds";
@@ -280,3 +280,17 @@ export async function deleteChannel(ownerId: number, id: number) {
 
 export const isChannelKind = (k: string): k is ChannelKind =>
   (CHANNEL_KINDS as readonly string[]).includes(k);
+
+/** Key rotation (secrets/rotate-key.ts): re-encrypt every channel's secrets with `next`, inside its unit. */
+export async function reencryptChannelSecrets(u: Unit, current: Buffer, next: Buffer): Promise<number> {
+  const rows = await u.db.notificationChannel.findMany({ where: { secretEnc: { not: null } } });
+  for (const c of rows) {
+    const value = decryptValue(identity(c), c.secretEnc ?? "", current);
+    await u.db.notificationChannel.update({
+      where: { id: c.id },
+      data: { secretEnc: encryptValue(identity(c), value, next) },
+      select: { id: true },
+    });
+  }
+  return rows.length;
+}
