@@ -1,7 +1,8 @@
 // Notifications in a real browser (issue 17): the owner adds a webhook (its signing secret shown once) and
 // a Slack channel on the settings page, an agent's question reaches both (the webhook fails once and is
 // retried), the delivery log shows each attempt, Replay sends the message again with the same webhook-id,
-// and a link from the message answers the question once (a second visit shows the card in the app).
+// and a link from the message answers the question once (a second visit shows the card in the app); the
+// owner mutes the goal on the same page.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { expect, test } from "@playwright/test";
 import { DB_Q } from "../tests/helpers/questions";
@@ -123,4 +124,15 @@ test("configure a webhook and Slack, see the deliveries in the log, replay one, 
   // Used: the link now shows the card in the app.
   await page.goto(`${server.url}${path}`);
   await expect(page).toHaveURL(/\/questions\?qid=q_/);
+
+  // Per goal: mute this goal.
+  await page.goto(`${server.url}/settings/notifications`);
+  const goalRow = page.getByTestId("goal-settings").filter({ hasText: "Ship the service" });
+  await goalRow.getByLabel("Mute").check();
+  await goalRow.getByRole("button", { name: "Save" }).click();
+  await expect(goalRow).toContainText("Saved.");
+  const settings = await (
+    await fetch(`${server.url}/api/notification-settings`, { headers: { authorization: `Bearer ${token}` } })
+  ).json();
+  expect(settings.goals).toEqual([expect.objectContaining({ muted: true, batch_seconds: null })]);
 });

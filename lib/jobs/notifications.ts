@@ -59,6 +59,7 @@ export function startNotifications(): void {
   let stopped = false;
   let running = false;
   let again = false;
+  let renewAt = 0;
   const tick = async () => {
     if (running) {
       again = true;
@@ -67,7 +68,12 @@ export function startNotifications(): void {
     running = true;
     clearTimeout(timer);
     try {
-      if (await acquireLease("notifications", instance, leaseMs())) await notificationPass(inFlight);
+      // The lease is renewed once a third of it has passed, not on every pass (one write less per tick).
+      const now = Date.now();
+      if (now >= renewAt) {
+        renewAt = (await acquireLease("notifications", instance, leaseMs())) ? now + leaseMs() / 3 : 0;
+      }
+      if (renewAt) await notificationPass(inFlight);
     } catch (e) {
       logger.error({ err: e }, "notification pass failed");
     }

@@ -111,3 +111,20 @@ export async function saveSettingsAction(form: FormData): Promise<{ error?: stri
   revalidatePath(PAGE);
   return {};
 }
+
+/** One goal's override: mute it, or give it its own batching window (empty = the owner's). */
+export async function saveGoalSettingsAction(goalId: number, form: FormData): Promise<{ error?: string }> {
+  const owner = await requireOwner();
+  const batch = str(form, "batch_seconds");
+  try {
+    await putSettings(owner.userId, {
+      goal_id: goalId,
+      batch_seconds: batch === undefined ? null : Number(batch),
+      muted: form.get("muted") === "on",
+    });
+  } catch (e) {
+    return { error: actionError(e) };
+  }
+  revalidatePath(PAGE);
+  return {};
+}

@@ -1,6 +1,7 @@
 // Notifications: the owner's channels (webhook, Slack, email), what reaches them and how often, and the
 // delivery log with every attempt and a Replay button (issue 17, docs/notifications.md).
 import { ChannelActions, ReplayButton } from "@/components/notifications/channel-actions";
+import { GoalSettingsRow } from "@/components/notifications/goal-settings-row";
 import { LogRefresh } from "@/components/notifications/log-refresh";
 import { NewChannelForm } from "@/components/notifications/new-channel-form";
 import { SettingsForm } from "@/components/notifications/settings-form";
@@ -9,6 +10,7 @@ import { LocalTime } from "@/components/ui/local-time";
 import { Panel } from "@/components/ui/panel";
 import { TableHead } from "@/components/ui/table-head";
 import { requireOwner } from "@/lib/auth/require-owner";
+import { listGoals } from "@/lib/domain/goals/queries";
 import { type ChannelView, listChannels } from "@/lib/domain/notifications/channels";
 import { NOTIFICATION_KINDS } from "@/lib/domain/notifications/kinds";
 import { listDeliveries } from "@/lib/domain/notifications/outbox";
@@ -27,11 +29,13 @@ const STATUS_TONE = { delivered: "green", pending: "amber", failed: "red" } as c
 
 export default async function NotificationsPage() {
   const owner = await requireOwner();
-  const [channels, deliveries, settings] = await Promise.all([
+  const [channels, deliveries, settings, goals] = await Promise.all([
     listChannels(owner.userId),
     listDeliveries(owner.userId, { limit: 50 }),
     getSettings(owner.userId),
+    listGoals(owner.userId),
   ]);
+  const open = goals.filter((g) => g.status !== "completed" && g.status !== "cancelled").slice(0, 50);
   const disabled = channels.filter(
     (c) => !c.enabled && c.disabled_reason && c.disabled_reason !== "by the owner",
   );
@@ -97,6 +101,24 @@ export default async function NotificationsPage() {
           muted={settings.owner.muted}
         />
       </Panel>
+      {open.length ? (
+        <Panel title="Per goal">
+          <div className="divide-y divide-slate-100">
+            {open.map((g) => {
+              const o = settings.goals.find((x) => x.goal_id === g.id);
+              return (
+                <GoalSettingsRow
+                  key={g.id}
+                  goalId={g.id}
+                  title={g.title}
+                  muted={o?.muted ?? false}
+                  batchSeconds={o?.batch_seconds ?? null}
+                />
+              );
+            })}
+          </div>
+        </Panel>
+      ) : null}
       <Panel
         title="Delivery log"
         actions={<LogRefresh stamp={deliveries.map((d) => `${d.id}:${d.status}:${d.attempts}`).join(",")} />}
