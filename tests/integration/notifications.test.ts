@@ -1,9 +1,12 @@
 // Issue 17 over the production server: the notification outbox is durable. A notification recorded while
 // no worker runs is delivered after a crash and restart; a send cut off by a crash (the endpoint never
-// answered, the server was killed) is sent again after the restart with the same webhook-id.
+// answered, the server was killed) is sent again after the restart with the same webhook-id. Slack's
+// interactive callback through the production server: a forged signature acts on nothing, a signed one
+// answers the question and the Slack message is updated.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { ask, DB_Q, rest } from "../helpers/questions";
+import { slackSignature } from "@/lib/domain/notifications/slack-interactive";
+import { ask, DB_Q, type QView, rest } from "../helpers/questions";
 import { type Receiver, startReceiver } from "../helpers/receiver";
 import { goalWithAgents, startServer, type TestServer } from "../helpers/server";
 import { eventually } from "../helpers/teams";
@@ -88,4 +91,69 @@ test("a crash between enqueue and delivery loses nothing; a send cut off by a cr
     "both deliveries recorded as delivered",
   );
   assert.equal(log.length, 2);
+});
+
+test("Slack interactivity over HTTP: forged refused, signed answers once and updates the message", async () => {
+  if (server.env.SWITCHBOARD_NOTIFY === "0") {
+    server.env.SWITCHBOARD_NOTIFY = "1"; // run alone: the first test did not restart it with the worker
+    await server.restart();
+  }
+  const token = await server.ownerToken("slack-http@example.com");
+  const slack = await startReceiver();
+  receivers.push(slack);
+  const signing = "slack-signing-secret-over-http";
+  const ch = await rest(server, "POST", "/api/notification-channels", token, {
+    kind: "slack",
+    name: "slack",
+    webhook_url: `${slack.url}/services/T/B/X`,
+    signing_secret: signing,
+  });
+  assert.equal(ch.status, 201);
+  const g = await goalWithAgents(server, 0, "slack-http@example.com");
+  const coordinator = g.agents[0]?.client;
+  assert.ok(coordinator);
+  const asking = ask(coordinator, { questions: [{ ...DB_Q, question: "Over HTTP?" }] });
+  asking.catch(() => {});
+  const msg = await eventually(async () => slack.accepted()[0], 20_000, "the Slack message");
+  type Block = { type: string; block_id?: string; elements?: { action_id: string; value?: string }[] };
+  const blocks = msg.json.blocks as Block[];
+  const actions = blocks.find((b) => b.type === "actions");
+  const button = actions?.elements?.[0];
+  assert.ok(button?.value);
+  const post = (secret: string) => {
+    const ts = String(Math.floor(Date.now() / 1000));
+    const body = new URLSearchParams({
+      payload: JSON.stringify({
+        type: "block_actions",
+        user: { id: "U1", username: "bob" },
+        actions: [{ action_id: button.action_id, block_id: actions?.block_id, value: button.value }],
+        response_url: `${slack.url}/response`,
+        message: { blocks },
+      }),
+    }).toString();
+    return fetch(`${server.url}/api/notifications/slack/${ch.json.id}/interactive`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        "x-slack-request-timestamp": ts,
+        "x-slack-signature": slackSignature(secret, ts, body),
+      },
+      body,
+    });
+  };
+  assert.equal((await post("forged-secret-forged")).status, 401);
+  const pending = (await rest(server, "GET", "/api/questions?status=pending", token)).json
+    .questions as QView[];
+  assert.equal(pending.length, 1);
+  assert.equal((await post(signing)).status, 200);
+  const answered = (await asking) as unknown as {
+    structuredContent: { answers: { selected_labels: string[] }[] };
+  };
+  assert.deepEqual(answered.structuredContent.answers[0]?.selected_labels, ["PostgreSQL"]);
+  const update = await eventually(
+    async () => slack.received.find((r) => r.path === "/response"),
+    10_000,
+    "update",
+  );
+  assert.match(JSON.stringify(update.json.blocks), /bob\* answered \*PostgreSQL/);
 });
