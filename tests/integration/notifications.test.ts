@@ -8,23 +8,21 @@ import { after, before, test } from "node:test";
 import { slackSignature } from "@/lib/domain/notifications/slack-interactive";
 import { ask, DB_Q, type QView, rest } from "../helpers/questions";
 import { type Receiver, startReceiver } from "../helpers/receiver";
-import { goalWithAgents, startServer, type TestServer } from "../helpers/server";
+import { goalWithAgents, providerUnderTest, startServer, type TestServer } from "../helpers/server";
 import { eventually } from "../helpers/teams";
 
 let server: TestServer;
+const NOTIFY_ENV = {
+  SWITCHBOARD_NOTIFY_ALLOW_PRIVATE: "1",
+  SWITCHBOARD_NOTIFY_TICK_MS: "200",
+  SWITCHBOARD_NOTIFY_BATCH_S: "0",
+  SWITCHBOARD_NOTIFY_TIMEOUT_MS: "2000",
+  SWITCHBOARD_NOTIFY_RETRY_S: "1,1,1",
+  SWITCHBOARD_PROGRESS_EVERY_S: "0.5",
+};
 const receivers: Receiver[] = [];
 before(async () => {
-  server = await startServer({
-    env: {
-      SWITCHBOARD_NOTIFY: "0",
-      SWITCHBOARD_NOTIFY_ALLOW_PRIVATE: "1",
-      SWITCHBOARD_NOTIFY_TICK_MS: "200",
-      SWITCHBOARD_NOTIFY_BATCH_S: "0",
-      SWITCHBOARD_NOTIFY_TIMEOUT_MS: "2000",
-      SWITCHBOARD_NOTIFY_RETRY_S: "1,1,1",
-      SWITCHBOARD_PROGRESS_EVERY_S: "0.5",
-    },
-  });
+  server = await startServer({ env: { ...NOTIFY_ENV, SWITCHBOARD_NOTIFY: "0" } });
 });
 after(async () => {
   await Promise.all(receivers.map((r) => r.close()));
@@ -156,4 +154,62 @@ test("Slack interactivity over HTTP: forged refused, signed answers once and upd
     "update",
   );
   assert.match(JSON.stringify(update.json.blocks), /bob\* answered \*PostgreSQL/);
+});
+
+test("two instances on one PostgreSQL database: each message goes out once", {
+  skip: providerUnderTest() !== "postgres" && "PostgreSQL mode only",
+}, async () => {
+  if (server.env.SWITCHBOARD_NOTIFY === "0") {
+    server.env.SWITCHBOARD_NOTIFY = "1";
+    await server.restart();
+  }
+  const two = await startServer({
+    shareDatabaseWith: server,
+    env: { ...NOTIFY_ENV, SWITCHBOARD_NOTIFY: "1" },
+  });
+  try {
+    const email = "two@example.com";
+    const token = await server.ownerToken(email);
+    const recv = await startReceiver();
+    receivers.push(recv);
+    const ch = await rest(server, "POST", "/api/notification-channels", token, {
+      kind: "webhook",
+      name: "2",
+      url: recv.url,
+    });
+    recv.secret = ch.json.signing_secret as string;
+    const g = await goalWithAgents(two, 3, email);
+    // Three agents' questions, passed up by the coordinator through instance two.
+    for (const [i, a] of g.agents.slice(1).entries()) {
+      ask(a.client, { questions: [{ ...DB_Q, question: `Twice ${i}?` }] }).catch(() => {});
+    }
+    const held = await eventually(
+      async () => {
+        const r = (await rest(two, "GET", "/api/questions?status=in_chain", token)).json.questions as QView[];
+        return r.length === 3 && r;
+      },
+      20_000,
+      "three questions",
+    );
+    for (const q of held) {
+      await g.agents[0]?.client.callTool({
+        name: "escalate_question",
+        arguments: { qid: q.qid, reason: "Owner" },
+      });
+    }
+    await eventually(
+      async () => recv.accepted().reduce((n, r) => n + (r.json.data as { count: number }).count, 0) === 3,
+      20_000,
+      "the three notifications",
+    );
+    await new Promise((r) => setTimeout(r, 1500)); // a second sender would have sent by now
+    const ids = recv.accepted().map((r) => r.headers["webhook-id"]);
+    assert.equal(new Set(ids).size, ids.length, "no message sent twice");
+    assert.equal(
+      recv.accepted().reduce((n, r) => n + (r.json.data as { count: number }).count, 0),
+      3,
+    );
+  } finally {
+    await two.stop();
+  }
 });
