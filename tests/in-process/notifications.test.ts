@@ -303,6 +303,21 @@ test("settings: muted goals and unchosen kinds send nothing", async () => {
   });
   assert.equal(denied.json.error?.code, "not_found");
   assert.deepEqual((await rest(h, "GET", "/api/notification-channels", stranger)).json.channels, []);
+  const [mine] = (await rest(h, "GET", "/api/notification-channels", token)).json.channels as {
+    id: number;
+  }[];
+  assert.ok(mine);
+  assert.equal((await rest(h, "DELETE", `/api/notification-channels/${mine.id}`, stranger)).status, 404);
+  assert.equal((await rest(h, "DELETE", `/api/notification-channels/${mine.id}`, token)).status, 200);
+  assert.equal((await rest(h, "GET", `/api/notification-channels/${mine.id}`, token)).status, 404);
+  // A bad body is invalid_input, naming the field.
+  const bad = await rest(h, "POST", "/api/notification-channels", token, {
+    kind: "webhook",
+    name: "x",
+    url: "ftp://x",
+  });
+  assert.equal(bad.status, 422);
+  assert.equal(bad.json.error?.code, "invalid_input");
 });
 
 test("slack: Block Kit with buttons; the interactive callback answers when signed and is refused when forged", async () => {

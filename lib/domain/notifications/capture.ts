@@ -41,6 +41,7 @@ export type CapturedEvent = {
 
 const clip = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
+// SQL here: this runs inside appendEvent, a hot path (docs/database.md, rule 1).
 async function questionSummary(u: Unit, qid: string): Promise<string> {
   const row = await u.sql.get<{ questionsJson: string }>(
     `SELECT "questionsJson" FROM "Question" WHERE id = ?`,

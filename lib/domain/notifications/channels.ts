@@ -268,10 +268,11 @@ export async function rotateSigningSecret(ownerId: number, id: number) {
 export async function deleteChannel(ownerId: number, id: number) {
   await write(async (u) => {
     await ownedChannel(u, ownerId, id);
-    await u.sql.run(
-      `DELETE FROM "NotificationAttempt" WHERE "deliveryId" IN (SELECT id FROM "NotificationDelivery" WHERE "channelId" = ?)`,
-      id,
-    );
+    const deliveries = await u.db.notificationDelivery.findMany({
+      where: { channelId: id },
+      select: { id: true },
+    });
+    await u.db.notificationAttempt.deleteMany({ where: { deliveryId: { in: deliveries.map((d) => d.id) } } });
     await u.db.notificationDelivery.deleteMany({ where: { channelId: id } });
     await u.db.notificationChannel.delete({ where: { id }, select: { id: true } });
   });

@@ -43,12 +43,11 @@ async function routeOne(
   n: { id: number; ownerId: number; goalId: number | null; kind: string },
   now: Date,
 ): Promise<void> {
-  const taken = await u.sql.run(
-    `UPDATE "Notification" SET "routedAt" = ? WHERE id = ? AND "routedAt" IS NULL`,
-    now,
-    n.id,
-  );
-  if (!taken) return;
+  const taken = await u.db.notification.updateMany({
+    where: { id: n.id, routedAt: null },
+    data: { routedAt: now },
+  });
+  if (!taken.count) return;
   const s = await effectiveSettings(u, n.ownerId, n.goalId);
   const system = n.kind === "channel_disabled";
   if (!system && (s.muted || (s.kinds && !s.kinds.includes(n.kind)))) return;
@@ -129,13 +128,11 @@ export async function claimDue(
     const got = await write(async (u) => {
       const channel = await u.db.notificationChannel.findUnique({ where: { id: d.channelId } });
       if (!channel?.enabled) return undefined;
-      const n = await u.sql.run(
-        `UPDATE "NotificationDelivery" SET "lockedUntil" = ? WHERE id = ? AND status = 'pending' AND ("lockedUntil" IS NULL OR "lockedUntil" < ?)`,
-        new Date(now.getTime() + holdMs()),
-        d.id,
-        now,
-      );
-      return n ? channel : undefined;
+      const held = await u.db.notificationDelivery.updateMany({
+        where: { id: d.id, status: "pending", OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] },
+        data: { lockedUntil: new Date(now.getTime() + holdMs()) },
+      });
+      return held.count ? channel : undefined;
     }, "notifications");
     if (!got) continue;
     seen.add(d.channelId); // one message at a time per channel: a slow endpoint holds only itself
