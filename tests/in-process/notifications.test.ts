@@ -585,3 +585,48 @@ test("secret key rotation re-encrypts channel secrets: the channel still signs w
   assert.equal(t.json.ok, true, JSON.stringify(t.json));
   assert.equal(recv.accepted()[0]?.verified, true);
 });
+
+test("the coordinator's review and a watchdog escalation reach the owner; Approve from a link completes the goal", async () => {
+  const { write } = await import("@/lib/db");
+  const { escalateToOwner } = await import("@/lib/domain/owner-gateway");
+  const email = "review@example.com";
+  const token = await h.ownerToken(email);
+  const recv = await receiver();
+  await rest(h, "POST", "/api/notification-channels", token, { kind: "webhook", name: "rv", url: recv.url });
+  const g = await goalWithAgents(h, 1, email);
+  const [c, a] = g.agents;
+  assert.ok(c && a);
+  const items = () =>
+    recv.accepted().flatMap((r) => (r.json.data as { notifications: Item[] }).notifications);
+  await write((u) =>
+    escalateToOwner(u, {
+      kind: "idle_escalation",
+      goalId: g.goal.goal_id,
+      agentId: Number(a.id),
+      leaderId: Number(c.id),
+      text: "agent-0 has been idle for 10 minutes.",
+    }),
+  );
+  await write((u) =>
+    escalateToOwner(u, {
+      kind: "root_review",
+      goalId: g.goal.goal_id,
+      agentId: Number(c.id),
+      detail: "All done.",
+    }),
+  );
+  const review = await pump(() => items().find((i) => i.kind === "review"), "the review notification");
+  const escalation = items().find((i) => i.kind === "escalation");
+  assert.match(escalation?.summary ?? "", /idle for 10 minutes/);
+  assert.equal(
+    escalation?.question?.questions[0]?.options.length,
+    0,
+    "a free-text question: no one-click answer",
+  );
+  const approve = review.question?.questions[0]?.options.find((o) => o.label === "Approve");
+  assert.ok(approve?.action_url);
+  const r = await h.fetch(`/api/notifications/actions/${tokenOf(approve.action_url)}`, { method: "POST" });
+  assert.equal(((await r.json()) as { outcome: string }).outcome, "done");
+  const done = await pump(() => items().find((i) => i.kind === "goal_completed"), "goal_completed");
+  assert.equal(done.goal_id, g.goal.goal_id);
+});
