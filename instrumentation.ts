@@ -10,6 +10,8 @@ export async function register() {
   // a process-wide guard keeps it to one loop per process, the database lease to one per deployment).
   const { seedBuiltinSkills } = await import("@/lib/domain/skills/skills");
   const { startWatchdog } = await import("@/lib/jobs/watchdog");
+  const { startNotifications } = await import("@/lib/jobs/notifications");
   await seedBuiltinSkills();
   startWatchdog();
+  startNotifications();
 }

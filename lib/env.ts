@@ -101,6 +101,23 @@ const schema = z.object({
     .refine((v) => v === undefined || /^[A-Za-z0-9+/]{43}=$/.test(v.trim()), {
       message: "must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)",
     }),
+  // issue 17: notifications (docs/notifications.md)
+  /** `0` turns the notification worker off in this process (notifications still queue up, durably). */
+  SWITCHBOARD_NOTIFY: z.enum(["0", "1"]).default("1"),
+  /** Milliseconds between the worker's passes (a new notification also wakes it). */
+  SWITCHBOARD_NOTIFY_TICK_MS: z.coerce.number().int().positive().default(1000),
+  /** Default batching: at most one message per goal and channel per this many seconds (owners override it). */
+  SWITCHBOARD_NOTIFY_BATCH_S: z.coerce.number().min(0).default(60),
+  /** Delays before each retry of a failed delivery, in seconds, comma-separated (about 28 h in all). */
+  SWITCHBOARD_NOTIFY_RETRY_S: z.string().default("5,300,1800,7200,18000,36000,36000"),
+  /** Timeout of one outgoing call (webhook, Slack, SMTP), in milliseconds. */
+  SWITCHBOARD_NOTIFY_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  /** A channel is disabled (and its owner told) after this many deliveries in a row exhausted their retries. */
+  SWITCHBOARD_NOTIFY_DISABLE_AFTER: z.coerce.number().int().positive().default(1),
+  /** `1` lets webhook and Slack URLs reach private, loopback and link-local addresses (SSRF guard off). */
+  SWITCHBOARD_NOTIFY_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+  /** How long a link or button in a notification can act (single use), in seconds. */
+  SWITCHBOARD_NOTIFY_ACTION_TTL_S: z.coerce.number().int().positive().default(14_400),
 });
 
 export type Env = z.infer<typeof schema>;

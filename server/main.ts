@@ -11,6 +11,7 @@ import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+import { startNotifications } from "@/lib/jobs/notifications";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
@@ -103,6 +104,7 @@ try {
 // Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
 await seedBuiltinSkills();
 startWatchdog();
+startNotifications();
 const nextHandler = app.getRequestHandler();
 
 const server = http.createServer((req, res) => {

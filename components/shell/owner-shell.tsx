@@ -37,6 +37,7 @@ export async function OwnerShell({ children }: { children: ReactNode }) {
             <NavLink href="/tokens">Tokens</NavLink>
             <NavLink href="/secrets">Secrets</NavLink>
             {operator ? <NavLink href="/runners">Runners</NavLink> : null}
+            <NavLink href="/settings/notifications">Notifications</NavLink>
           </div>
           <div className="ml-auto flex items-center gap-3">
             <InboxLive initial={stamp} />

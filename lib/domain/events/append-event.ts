@@ -1,4 +1,5 @@
 import type { Unit } from "@/lib/db";
+import { captureEvent } from "@/lib/domain/notifications/capture";
 
 /**
  * Append an event to a goal's log inside the caller's unit of work. The per-goal `seq` is handed out
@@ -33,5 +34,7 @@ export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
     JSON.stringify(e.data ?? {}),
   );
   u.notify(`goal:${e.goalId}`);
+  // issue 17: an owner-facing event becomes a notification in this same transaction.
+  await captureEvent(u, { ...e, seq: row.eventSeq });
   return row.eventSeq;
 }

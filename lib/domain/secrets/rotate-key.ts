@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { write } from "@/lib/db";
+import { reencryptChannelSecrets } from "@/lib/domain/notifications/channels";
 import { env } from "@/lib/env";
 import { decryptValue, encryptValue, forgetSecretKey, keyFilePath, secretKey } from "./crypto";
 
@@ -34,6 +35,8 @@ export async function rotateSecretKey(newKeyBase64?: string): Promise<{ rotated:
       const value = decryptValue({ ...id, secretId: r.id }, r.ciphertext ?? "", current);
       await u.db.secret.update({ where: { id: r.id }, data: { ciphertext: encryptValue(id, value, next) } });
     }
+    // issue 17: notification channels' secrets move with the key too (not counted in `rotated`).
+    await reencryptChannelSecrets(u, current, next);
     return rows.length;
   }, "secret rotate-key");
   if (!fromEnv) fs.renameSync(pending, keyFilePath());
