@@ -1,0 +1,457 @@
+// Runner benchmarks (issue 11, BENCHMARKS.md "Runner"): real server, real runner, real Claude Code (the Agent
+// SDK's bundled CLI) against the stand-in model (lib/standin/model-server.ts), on a fresh SQLite database.
+//
+//   latency  (a) goal created (POST /api/goals) → the coordinator's first tool call on the hub
+//                (declare_plan: the hub's `plan_declared` event, stamped by the hub), over --goals goals, with the
+//                breakdown: → launched (agent_started) → Claude Code's first model request → the tool call;
+//            (b) message sent to a running, idle agent (send_message over /mcp from a teammate) → its turn
+//                starts (the stand-in receives the model request carrying it), --messages per goal.
+//   idle     (c) --agents coordinators on one runner process (bin/runner.mjs), each idle after its first
+//                turn: RSS and PSS of the runner and its children, CPU of the runner (and of the children)
+//                over --idle-s seconds.
+//
+// Usage: npx tsx bench/runner.mts [--phases latency,idle] [--goals 20] [--messages 5] [--agents 50]
+//                                 [--idle-s 30] [--min-free-mb 3000]
+// Needs `npm run build`. Prints a JSON summary last (and the load average before and after each phase).
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { hubTool } from "../lib/runner/runtimes/claude-code-policy";
+import type { ModelReply, ModelRequest, ModelServer } from "../lib/standin/model-server";
+import { startModelServer } from "../lib/standin/model-server";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const arg = (name: string, dflt: string) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
+};
+const phases = arg("phases", "latency,idle").split(",");
+const GOALS = Number(arg("goals", "20"));
+const MESSAGES = Number(arg("messages", "5"));
+const AGENTS = Number(arg("agents", "50"));
+const IDLE_S = Number(arg("idle-s", "30"));
+const MIN_FREE_MB = Number(arg("min-free-mb", "3000"));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const log = (s: string) => process.stderr.write(`${s}\n`);
+const load = () =>
+  os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" ");
+const memAvailableMb = () =>
+  Number(fs.readFileSync("/proc/meminfo", "utf8").match(/MemAvailable:\s+(\d+)/)?.[1] ?? 0) / 1024;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)] ?? NaN) : NaN;
+}
+const stats = (xs: number[]) => ({
+  n: xs.length,
+  p50: Math.round(pct(xs, 50)),
+  p95: Math.round(pct(xs, 95)),
+  max: Math.round(Math.max(...xs)),
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const a = srv.address();
+      srv.close(() => (typeof a === "object" && a ? resolve(a.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/**
+ * The stand-in's bench script: a coordinator's first turn (its goal) declares a plan when `plan` is set (a
+ * tool call the hub records with its own clock: the `plan_declared` event; the runner's own read_inbox
+ * calls with the agent's key make Agent.lastToolCallAt useless here), and every other turn ends at once.
+ */
+const benchScript =
+  (plan: boolean) =>
+  (req: ModelRequest): ModelReply => {
+    if (!req.tools.includes(hubTool("whoami"))) return { text: "ok" };
+    if (req.toolResults.length > 0) return { text: "Ready." };
+    if (plan && /\[GOAL #\d+\]/.test(req.lastUserText))
+      return {
+        text: "Planning.",
+        tools: [
+          {
+            name: hubTool("declare_plan"),
+            input: { tasks: [{ id: "t1", role: "engineer", skill: "engineer", task: "Do it." }] },
+          },
+        ],
+      };
+    return { text: "Idle." };
+  };
+
+type Hub = {
+  url: string;
+  server: ChildProcess;
+  dir: string;
+  dbUrl: string;
+  stop(): Promise<void>;
+};
+
+async function startHub(model: ModelServer, env: Record<string, string>): Promise<Hub> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sb-bench-runner-"));
+  const dbUrl = `file:${path.join(dir, "switchboard.db")}`;
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [path.join(ROOT, "bin/server.mjs")], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATABASE_URL: dbUrl,
+      SWITCHBOARD_DATA_DIR: path.join(dir, "data"),
+      SWITCHBOARD_RUNNER_WORK_DIR: path.join(dir, "work"),
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      NEXTAUTH_URL: url,
+      NODE_ENV: "production",
+      LOG_LEVEL: "error",
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-bench-standin",
+      SWITCHBOARD_IDLE_NUDGE_S: "3600",
+      ...env,
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${url}/api/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (server.exitCode !== null || i > 600) throw new Error("the server did not start");
+    await sleep(100);
+  }
+  return {
+    url,
+    server,
+    dir,
+    dbUrl,
+    stop: async () => {
+      const exited = new Promise((r) => server.once("exit", r));
+      server.kill("SIGTERM");
+      const t = setTimeout(() => server.kill("SIGKILL"), 15_000);
+      await exited;
+      clearTimeout(t);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** lib/domain in this process on the hub's database (setup and reads; lib/env reads it once). */
+async function domain(dbUrl: string, dir: string) {
+  process.env.DATABASE_URL = dbUrl;
+  process.env.SWITCHBOARD_DATA_DIR = path.join(dir, "data");
+  process.env.LOG_LEVEL = "error";
+  return {
+    db: await import("../lib/db"),
+    owners: await import("../lib/domain/owners/create-owner"),
+    tokens: await import("../lib/domain/tokens/tokens"),
+    agents: await import("../lib/domain/agents/agents"),
+    runnerTokens: await import("../lib/domain/runner/tokens"),
+  };
+}
+
+async function ownerToken(d: Awaited<ReturnType<typeof domain>>): Promise<string> {
+  const u = await d.owners.createOwner({ email: "bench@example.com", password: "bench-password" });
+  return (await d.tokens.createToken(u.id, { name: "bench" })).token;
+}
+
+async function createGoal(hub: Hub, token: string, title: string) {
+  const r = await fetch(`${hub.url}/api/goals`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title, description: "A benchmark goal." }),
+  });
+  if (r.status !== 201) throw new Error(`create goal: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { goal_id: number; coordinator_agent_id: number };
+}
+
+async function goalEvents(hub: Hub, token: string, goalId: number) {
+  const r = await fetch(`${hub.url}/api/goals/${goalId}/events?limit=1000`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  return ((await r.json()) as { events: { event: string; ts: string; agent_id: number | null }[] }).events;
+}
+
+async function mcp(url: string, key: string): Promise<Client> {
+  const c = new Client({ name: "bench", version: "1.0.0" });
+  await c.connect(
+    new StreamableHTTPClientTransport(new URL("/mcp", url), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    }),
+  );
+  return c;
+}
+
+async function latency() {
+  const model = await startModelServer({ script: benchScript(true) });
+  const hub = await startHub(model, { SWITCHBOARD_RUNNER_MAX_AGENTS: String(GOALS + 4) });
+  const d = await domain(hub.dbUrl, hub.dir);
+  const token = await ownerToken(d);
+  const firstCall: number[] = [];
+  const toStarted: number[] = [];
+  const toModel: number[] = [];
+  const modelToTool: number[] = [];
+  const turnStart: number[] = [];
+  const toHandedOut: number[] = [];
+  const handedOutToTurn: number[] = [];
+  const clients: Client[] = [];
+  log(`latency: ${GOALS} goals (+1 warm-up), ${MESSAGES} messages each; load ${load()}`);
+  for (let k = 0; k <= GOALS; k++) {
+    const title = `bench-${k}-${Math.random().toString(36).slice(2, 8)}`;
+    let tModel = 0;
+    const firstReq = model
+      .waitForRequest((r) => r.lastUserText.includes(title), 120_000)
+      .then(() => {
+        tModel = Date.now();
+      });
+    const t0 = Date.now();
+    const g = await createGoal(hub, token, title);
+    await firstReq;
+    // The stand-in ends the turn after the plan's result: wait for that request (the call is on the hub).
+    await model.waitForRequest(
+      (r) => r.system.includes(`(#${g.coordinator_agent_id})`) && r.toolResults.length > 0,
+      60_000,
+    );
+    const evs = await goalEvents(hub, token, g.goal_id);
+    const planned = evs.find((e) => e.event === "plan_declared");
+    const started = evs.find((e) => e.event === "agent_started" && e.agent_id === g.coordinator_agent_id);
+    const tTool = planned ? Date.parse(planned.ts) : NaN;
+    const tStarted = started ? Date.parse(started.ts) : NaN;
+    if (k > 0) {
+      firstCall.push(tTool - t0);
+      toStarted.push(tStarted - t0);
+      toModel.push(tModel - tStarted);
+      modelToTool.push(tTool - tModel);
+    }
+    log(
+      `  goal ${k}${k === 0 ? " (warm-up)" : ""}: first tool call ${tTool - t0} ms (launched ${tStarted - t0}, model request +${tModel - tStarted}, tool +${tTool - tModel})`,
+    );
+
+    // (b) a teammate messages the idle coordinator; the turn starts when the stand-in gets the request.
+    const mate = await d.agents.registerAgent({ goalId: g.goal_id, name: `mate-${k}`, role: "engineer" });
+    const c = await mcp(hub.url, mate.api_key);
+    clients.push(c);
+    await sleep(500); // the first turn's end reaches the session
+    for (let j = 0; j < MESSAGES; j++) {
+      const marker = `PING-${k}-${j}-${Math.random().toString(36).slice(2, 8)}`;
+      let tTurn = 0;
+      const seen = model
+        .waitForRequest((r) => r.lastUserText.includes(marker), 60_000)
+        .then(() => {
+          tTurn = Date.now();
+        });
+      const s0 = Date.now();
+      const res = await c.callTool({
+        name: "send_message",
+        arguments: { to: String(g.coordinator_agent_id), content: marker },
+      });
+      if (res.isError) throw new Error(`send_message: ${JSON.stringify(res.content)}`);
+      await seen;
+      const uid = (res.structuredContent as { message_id: string }).message_id;
+      const msg = await d.db.read(({ db }) =>
+        db.message.findUnique({ where: { uid }, select: { deliveredAt: true } }),
+      );
+      const tOut = msg?.deliveredAt?.getTime() ?? NaN;
+      if (k > 0) {
+        turnStart.push(tTurn - s0);
+        toHandedOut.push(tOut - s0);
+        handedOutToTurn.push(tTurn - tOut);
+      }
+      await sleep(300); // the turn ends (the stand-in answers at once) before the next message
+    }
+    // Stop this goal's coordinator (it goes at its next lease renewal) so the goals do not pile up.
+    await fetch(`${hub.url}/api/goals/${g.goal_id}/pause`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: "{}",
+    });
+  }
+  log(`  message → turn start, per message (ms): ${turnStart.join(" ")}`);
+  await Promise.allSettled(clients.map((c) => c.close()));
+  await d.db.disconnect();
+  await hub.stop();
+  await model.close();
+  return {
+    goal_to_first_tool_call_ms: stats(firstCall),
+    goal_to_launched_ms: stats(toStarted),
+    launched_to_first_model_request_ms: stats(toModel),
+    first_model_request_to_tool_call_ms: stats(modelToTool),
+    message_to_turn_start_ms: stats(turnStart),
+    message_to_handed_out_ms: stats(toHandedOut),
+    handed_out_to_turn_start_ms: stats(handedOutToTurn),
+  };
+}
+
+/** Every process under `root` (itself included), from /proc. */
+function tree(root: number): number[] {
+  const kids = new Map<number, number[]>();
+  for (const p of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      kids.set(ppid, [...(kids.get(ppid) ?? []), Number(p)]);
+    } catch {}
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    out.push(p);
+    for (const k of kids.get(p) ?? []) walk(k);
+  };
+  walk(root);
+  return out;
+}
+
+const kb = (file: string, key: string) => {
+  try {
+    return Number(fs.readFileSync(file, "utf8").match(new RegExp(`${key}:\\s+(\\d+)`))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+};
+/** utime + stime of a process, in clock ticks (100 a second). */
+const ticks = (pid: number) => {
+  try {
+    const s = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    return Number(f[11]) + Number(f[12]);
+  } catch {
+    return 0;
+  }
+};
+
+function memory(root: number) {
+  const pids = tree(root);
+  const children = pids.filter((p) => p !== root);
+  const sum = (ps: number[], f: string, k: string) => ps.reduce((a, p) => a + kb(`/proc/${p}/${f}`, k), 0);
+  return {
+    processes: pids.length,
+    runner_rss_mb: kb(`/proc/${root}/status`, "VmRSS") / 1024,
+    children_rss_mb: sum(children, "status", "VmRSS") / 1024,
+    runner_pss_mb: kb(`/proc/${root}/smaps_rollup`, "Pss") / 1024,
+    children_pss_mb: sum(children, "smaps_rollup", "Pss") / 1024,
+    children,
+  };
+}
+
+async function idle() {
+  const model = await startModelServer({ script: benchScript(false) });
+  const hub = await startHub(model, { SWITCHBOARD_EMBEDDED_RUNNER: "0" });
+  const d = await domain(hub.dbUrl, hub.dir);
+  const token = await ownerToken(d);
+  const { token: runnerToken } = await d.runnerTokens.createRunnerToken({ name: "bench" });
+  const runner = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/runner.mjs"), "--name", "bench", "--max-agents", String(AGENTS)],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "production",
+        LOG_LEVEL: "error",
+        SWITCHBOARD_RUNNER_HUB: hub.url,
+        SWITCHBOARD_RUNNER_TOKEN: runnerToken,
+        SWITCHBOARD_RUNNER_WORK_DIR: path.join(hub.dir, "work"),
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: "sk-bench-standin",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const pid = runner.pid as number;
+  await sleep(5000);
+  const base = memory(pid);
+  const t0 = ticks(pid);
+  await sleep(10_000);
+  const baseCpu = (ticks(pid) - t0) / 100 / 10;
+  log(
+    `idle: runner alone ${base.runner_rss_mb.toFixed(0)} MB RSS, ${(baseCpu * 100).toFixed(2)} % CPU; load ${load()}`,
+  );
+
+  let launched = 0;
+  let stoppedEarly: string | undefined;
+  const startedAt = Date.now();
+  while (launched < AGENTS) {
+    if (memAvailableMb() < MIN_FREE_MB) {
+      stoppedEarly = `MemAvailable fell under ${MIN_FREE_MB} MB after ${launched} agents`;
+      log(`  ${stoppedEarly}: measuring those`);
+      break;
+    }
+    const batch = Math.min(10, AGENTS - launched);
+    const waits: Promise<unknown>[] = [];
+    for (let i = 0; i < batch; i++) {
+      const title = `idle-${launched + i}-${Math.random().toString(36).slice(2, 8)}`;
+      waits.push(model.waitForRequest((r) => r.lastUserText.includes(title), 300_000));
+      await createGoal(hub, token, title);
+    }
+    await Promise.all(waits);
+    launched += batch;
+    log(
+      `  ${launched} agents had their first turn (${((Date.now() - startedAt) / 1000).toFixed(0)} s), load ${load()}`,
+    );
+  }
+  await sleep(10_000); // first turns end; sessions settle
+  const loadBefore = load();
+  const m0 = memory(pid);
+  const r0 = ticks(pid);
+  const c0 = m0.children.reduce((a, p) => a + ticks(p), 0);
+  const requests0 = model.requests.length;
+  await sleep(IDLE_S * 1000);
+  const m1 = memory(pid);
+  const r1 = ticks(pid);
+  const c1 = m0.children.reduce((a, p) => a + ticks(p), 0);
+  const n = launched;
+  const out = {
+    agents: n,
+    stopped_early: stoppedEarly ?? null,
+    processes_under_runner: m1.processes - 1,
+    runner_alone_rss_mb: Math.round(base.runner_rss_mb),
+    runner_alone_cpu_pct: Number((baseCpu * 100).toFixed(2)),
+    runner_rss_mb: Math.round(m1.runner_rss_mb),
+    runner_pss_mb: Math.round(m1.runner_pss_mb),
+    children_rss_mb: Math.round(m1.children_rss_mb),
+    children_pss_mb: Math.round(m1.children_pss_mb),
+    rss_per_agent_mb: Number(((m1.runner_rss_mb - base.runner_rss_mb + m1.children_rss_mb) / n).toFixed(1)),
+    pss_per_agent_mb: Number(((m1.runner_pss_mb - base.runner_pss_mb + m1.children_pss_mb) / n).toFixed(1)),
+    runner_idle_cpu_pct: Number((((r1 - r0) / 100 / IDLE_S) * 100).toFixed(2)),
+    children_idle_cpu_pct_total: Number((((c1 - c0) / 100 / IDLE_S) * 100).toFixed(2)),
+    model_requests_while_idle: model.requests.length - requests0,
+    idle_window_s: IDLE_S,
+    load_before: loadBefore,
+    load_after: load(),
+  };
+  const exited = new Promise((r) => runner.once("exit", r));
+  runner.kill("SIGTERM");
+  const t = setTimeout(() => runner.kill("SIGKILL"), 60_000);
+  await exited;
+  clearTimeout(t);
+  await d.db.disconnect();
+  await hub.stop();
+  await model.close();
+  return out;
+}
+
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
+  load_at_start: load(),
+};
+if (phases.includes("latency")) results.latency = await latency();
+if (phases.includes("idle")) results.idle = await idle();
+results.load_at_end = load();
+process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+process.exit(0);
