@@ -13,7 +13,7 @@
 // Usage: npx tsx bench/runner.mts [--phases latency,idle] [--goals 20] [--messages 5] [--agents 50]
 //                                 [--idle-s 30] [--min-free-mb 3000]
 // Needs `npm run build`. Prints a JSON summary last (and the load average before and after each phase).
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
@@ -237,7 +237,7 @@ async function latency() {
       modelToTool.push(tTool - tModel);
     }
     log(
-      `  goal ${k}${k === 0 ? " (warm-up)" : ""}: first tool call ${tTool - t0} ms (launched ${tStarted - t0}, model request +${tModel - tStarted}, tool +${tTool - tModel})`,
+      `  goal ${k}${k === 0 ? " (warm-up)" : ""} (load ${load()}): first tool call ${tTool - t0} ms (launched ${tStarted - t0}, model request +${tModel - tStarted}, tool +${tTool - tModel})`,
     );
 
     // (b) a teammate messages the idle coordinator; the turn starts when the stand-in gets the request.
@@ -445,13 +445,34 @@ async function idle() {
   return out;
 }
 
+/** One phase per process: lib/env (and so lib/db) reads DATABASE_URL once, and each phase has its own hub. */
+function phaseInChild(phase: string): unknown {
+  const rest = process.argv.slice(2).filter((a, i, all) => a !== "--phases" && all[i - 1] !== "--phases");
+  const r = spawnSync(
+    process.execPath,
+    [...process.execArgv, process.argv[1] ?? "", ...rest, "--phases", phase],
+    {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  if (r.status !== 0) throw new Error(`phase ${phase} failed (exit ${r.status})`);
+  return (JSON.parse(r.stdout) as Record<string, unknown>)[phase];
+}
+
 const results: Record<string, unknown> = {
   date: new Date().toISOString(),
   machine: `${os.cpus().length} × ${os.cpus()[0]?.model ?? "?"}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}`,
   load_at_start: load(),
 };
-if (phases.includes("latency")) results.latency = await latency();
-if (phases.includes("idle")) results.idle = await idle();
+for (const phase of phases) {
+  if (phases.length > 1) results[phase] = phaseInChild(phase);
+  else if (phase === "latency") results.latency = await latency();
+  else if (phase === "idle") results.idle = await idle();
+  else throw new Error(`unknown phase ${phase}`);
+}
 results.load_at_end = load();
 process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 process.exit(0);

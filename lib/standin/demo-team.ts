@@ -102,9 +102,11 @@ const allText = (c: Conversation) => c.texts.join("\n");
 /** The identity line the hub appends to every launched agent's system prompt (launch-jobs.ts). */
 const roleOf = (system: string) => system.match(/You are agent \S+ \(#\d+\), role ([^,]+),/)?.[1];
 
-function coordinator(c: Conversation): ModelReply {
+function coordinator(c: Conversation, system: string): ModelReply {
   const text = allText(c);
-  const goal = text.match(/\[GOAL #\d+\] (.+)/)?.[1]?.trim();
+  // The goal message (the first turn), else the identity line (a session relaunched without its history).
+  const goal =
+    text.match(/\[GOAL #\d+\] (.+)/)?.[1]?.trim() ?? system.match(/on goal #\d+ "([^"]*)"/)?.[1]?.trim();
   if (!goal) return { text: "Waiting for my goal." };
 
   const step =
@@ -252,7 +254,7 @@ export function demoTeamScript(req: ModelRequest): ModelReply {
   if (!role || !req.tools.some((t) => t.startsWith(hubTool("")))) return DEFAULT_REPLY;
   const c = conversation(req);
   if (req.lastUserText.includes("[TERMINATE]")) return { text: "Stopping: my work is done." };
-  if (role === DEMO_ROLES.coordinator) return coordinator(c);
+  if (role === DEMO_ROLES.coordinator) return coordinator(c, req.system);
   if (role === DEMO_ROLES.researcher) return researcher(c);
   if (role === DEMO_ROLES.writer) return writer(c);
   return DEFAULT_REPLY;

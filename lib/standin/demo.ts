@@ -3,7 +3,7 @@
 // (bin/server.mjs, with its embedded runner) on a fresh SQLite database, a demo owner and a first goal. The
 // agents are real Claude Code sessions (the Agent SDK); only the model's replies are scripted.
 // tests/integration/demo.test.ts runs it end to end; docs/runner.md "The demo" describes it.
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -54,20 +54,34 @@ function hubEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...out, ...extra } as NodeJS.ProcessEnv;
 }
 
-/** Creates the demo owner and a personal token on the fresh database (lib/domain, in this process). */
+/**
+ * Creates the demo owner and a personal token on the fresh database: through lib/domain in this process, or
+ * through the CLI where lib cannot be loaded here (Playwright's workers load TypeScript their own way).
+ */
 async function setupOwner(databaseUrl: string, dataDir: string): Promise<string> {
-  process.env.DATABASE_URL = databaseUrl;
-  process.env.SWITCHBOARD_DATA_DIR = dataDir;
-  process.env.LOG_LEVEL = "error";
-  const { createOwner } = await import("@/lib/domain/owners/create-owner");
-  const { createToken } = await import("@/lib/domain/tokens/tokens");
-  const db = await import("@/lib/db");
-  try {
-    const user = await createOwner({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo owner" });
-    return (await createToken(user.id, { name: "demo" })).token;
-  } finally {
-    await db.disconnect();
+  if (process.env.TEST_WORKER_INDEX === undefined) {
+    process.env.DATABASE_URL = databaseUrl;
+    process.env.SWITCHBOARD_DATA_DIR = dataDir;
+    process.env.LOG_LEVEL = "error";
+    const { createOwner } = await import("@/lib/domain/owners/create-owner");
+    const { createToken } = await import("@/lib/domain/tokens/tokens");
+    const db = await import("@/lib/db");
+    try {
+      const user = await createOwner({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: "Demo owner" });
+      return (await createToken(user.id, { name: "demo" })).token;
+    } finally {
+      await db.disconnect();
+    }
   }
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [path.join(ROOT, "bin/switchboard.mjs"), ...args], {
+      cwd: ROOT,
+      env: hubEnv({ DATABASE_URL: databaseUrl, SWITCHBOARD_DATA_DIR: dataDir, LOG_LEVEL: "error" }),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  cli("owner", "create", "--email", DEMO_EMAIL, "--password", DEMO_PASSWORD, "--name", "Demo owner");
+  return cli("token", "create", "--email", DEMO_EMAIL, "--name", "demo");
 }
 
 /**
