@@ -6,12 +6,14 @@
 //                breakdown: → launched (agent_started) → Claude Code's first model request → the tool call;
 //            (b) message sent to a running, idle agent (send_message over /mcp from a teammate) → its turn
 //                starts (the stand-in receives the model request carrying it), --messages per goal.
+//   session  (b) without hub and feeder: deliver() into one claude-code session (the runtime, in this
+//                process) → the stand-in receives the request; 4 × --messages turns.
 //   idle     (c) --agents coordinators on one runner process (bin/runner.mjs), each idle after its first
 //                turn: RSS and PSS of the runner and its children, CPU of the runner (and of the children)
 //                over --idle-s seconds.
 //
-// Usage: npx tsx bench/runner.mts [--phases latency,idle] [--goals 20] [--messages 5] [--agents 50]
-//                                 [--idle-s 30] [--min-free-mb 3000]
+// Usage: npx tsx bench/runner.mts [--phases latency,session,idle] [--goals 20] [--messages 5] [--agents 50]
+//                                 [--idle-s 30] [--min-free-mb 3000] [--standalone-runner]
 // Needs `npm run build`. Prints a JSON summary last (and the load average before and after each phase).
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -29,7 +31,7 @@ const arg = (name: string, dflt: string) => {
   const i = process.argv.indexOf(`--${name}`);
   return i >= 0 ? (process.argv[i + 1] ?? dflt) : dflt;
 };
-const phases = arg("phases", "latency,idle").split(",");
+const phases = arg("phases", "latency,session,idle").split(",");
 const GOALS = Number(arg("goals", "20"));
 const MESSAGES = Number(arg("messages", "5"));
 const AGENTS = Number(arg("agents", "50"));
@@ -195,11 +197,42 @@ async function mcp(url: string, key: string): Promise<Client> {
   return c;
 }
 
+/** A runner process (bin/runner.mjs) for `hub`, its agents talking to the stand-in. */
+function spawnRunner(hub: Hub, model: ModelServer, runnerToken: string, maxAgents: number): ChildProcess {
+  return spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/runner.mjs"), "--name", "bench", "--max-agents", String(maxAgents)],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        NODE_ENV: "production",
+        LOG_LEVEL: "error",
+        SWITCHBOARD_RUNNER_HUB: hub.url,
+        SWITCHBOARD_RUNNER_TOKEN: runnerToken,
+        SWITCHBOARD_RUNNER_WORK_DIR: path.join(hub.dir, "work"),
+        ANTHROPIC_BASE_URL: model.url,
+        ANTHROPIC_API_KEY: "sk-bench-standin",
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+}
+
 async function latency() {
   const model = await startModelServer({ script: benchScript(true) });
-  const hub = await startHub(model, { SWITCHBOARD_RUNNER_MAX_AGENTS: String(GOALS + 4) });
+  // --standalone-runner: a runner process beside the hub instead of the one embedded in the server's process.
+  const standalone = process.argv.includes("--standalone-runner");
+  const hub = await startHub(model, {
+    SWITCHBOARD_RUNNER_MAX_AGENTS: String(GOALS + 4),
+    ...(standalone ? { SWITCHBOARD_EMBEDDED_RUNNER: "0" } : {}),
+  });
   const d = await domain(hub.dbUrl, hub.dir);
   const token = await ownerToken(d);
+  const runner = standalone
+    ? spawnRunner(hub, model, (await d.runnerTokens.createRunnerToken({ name: "bench" })).token, GOALS + 4)
+    : undefined;
   const firstCall: number[] = [];
   const toStarted: number[] = [];
   const toModel: number[] = [];
@@ -281,10 +314,16 @@ async function latency() {
   }
   log(`  message → turn start, per message (ms): ${turnStart.join(" ")}`);
   await Promise.allSettled(clients.map((c) => c.close()));
+  if (runner) {
+    const exited = new Promise((r) => runner.once("exit", r));
+    runner.kill("SIGTERM");
+    await exited;
+  }
   await d.db.disconnect();
   await hub.stop();
   await model.close();
   return {
+    runner: standalone ? "standalone process" : "embedded in the server",
     goal_to_first_tool_call_ms: stats(firstCall),
     goal_to_launched_ms: stats(toStarted),
     launched_to_first_model_request_ms: stats(toModel),
@@ -353,25 +392,7 @@ async function idle() {
   const d = await domain(hub.dbUrl, hub.dir);
   const token = await ownerToken(d);
   const { token: runnerToken } = await d.runnerTokens.createRunnerToken({ name: "bench" });
-  const runner = spawn(
-    process.execPath,
-    [path.join(ROOT, "bin/runner.mjs"), "--name", "bench", "--max-agents", String(AGENTS)],
-    {
-      cwd: ROOT,
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        NODE_ENV: "production",
-        LOG_LEVEL: "error",
-        SWITCHBOARD_RUNNER_HUB: hub.url,
-        SWITCHBOARD_RUNNER_TOKEN: runnerToken,
-        SWITCHBOARD_RUNNER_WORK_DIR: path.join(hub.dir, "work"),
-        ANTHROPIC_BASE_URL: model.url,
-        ANTHROPIC_API_KEY: "sk-bench-standin",
-      },
-      stdio: ["ignore", "ignore", "inherit"],
-    },
-  );
+  const runner = spawnRunner(hub, model, runnerToken, AGENTS);
   const pid = runner.pid as number;
   await sleep(5000);
   const base = memory(pid);
@@ -445,6 +466,65 @@ async function idle() {
   return out;
 }
 
+/**
+ * (b) without the hub and the feeder: one claude-code session started through the runtime in this process
+ * (its MCP server points nowhere: the hub plays no part), each `deliver()` timed to the stand-in receiving
+ * the request it causes. What is left of (b) after this and the hub's hand-out is the runner's feeder.
+ */
+async function session() {
+  const { claudeCodeRuntime } = await import("../lib/runner/runtimes/claude-code");
+  const model = await startModelServer({ script: () => ({ text: "ok" }) });
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "sb-bench-session-"));
+  const rt = claudeCodeRuntime({
+    baseEnv: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      ANTHROPIC_BASE_URL: model.url,
+      ANTHROPIC_API_KEY: "sk-bench",
+    },
+  });
+  const s = await rt.start({
+    agentId: 1,
+    goalId: 1,
+    name: "bench",
+    role: "engineer",
+    mcpUrl: "http://127.0.0.1:9/mcp",
+    apiKey: "none",
+    systemPrompt: "A benchmark session.",
+    workspace,
+    env: {},
+  });
+  let ends = 0;
+  const drained = (async () => {
+    for await (const e of s.events) if (e.type === "turn.end") ends++;
+  })();
+  const untilEnds = async (n: number) => {
+    while (ends < n) await sleep(5);
+  };
+  const times: number[] = [];
+  for (let j = 0; j <= MESSAGES * 4; j++) {
+    const marker = `S-${j}-${Math.random().toString(36).slice(2, 8)}`;
+    let t1 = 0;
+    const seen = model
+      .waitForRequest((r) => r.lastUserText.includes(marker), 60_000)
+      .then(() => {
+        t1 = Date.now();
+      });
+    const t0 = Date.now();
+    await s.deliver(marker);
+    await seen;
+    await untilEnds(j + 1);
+    if (j > 0) times.push(t1 - t0); // the first turn also starts the process
+    await sleep(100);
+  }
+  log(`session: deliver → model request (ms): ${times.join(" ")}; load ${load()}`);
+  await s.stop();
+  await drained;
+  await model.close();
+  fs.rmSync(workspace, { recursive: true, force: true });
+  return { deliver_to_model_request_ms: stats(times) };
+}
+
 /** One phase per process: lib/env (and so lib/db) reads DATABASE_URL once, and each phase has its own hub. */
 function phaseInChild(phase: string): unknown {
   const rest = process.argv.slice(2).filter((a, i, all) => a !== "--phases" && all[i - 1] !== "--phases");
@@ -471,6 +551,7 @@ for (const phase of phases) {
   if (phases.length > 1) results[phase] = phaseInChild(phase);
   else if (phase === "latency") results.latency = await latency();
   else if (phase === "idle") results.idle = await idle();
+  else if (phase === "session") results.session = await session();
   else throw new Error(`unknown phase ${phase}`);
 }
 results.load_at_end = load();
