@@ -8,6 +8,8 @@
 //                starts (the stand-in receives the model request carrying it), --messages per goal.
 //   session  (b) without hub and feeder: deliver() into one claude-code session (the runtime, in this
 //                process) → the stand-in receives the request; 4 × --messages turns.
+//   feeder   (b)'s runner part: the inbox feeder in this process on a registered agent, a session that only
+//                timestamps deliveries: send → handed out → deliver(); 10 × --messages messages.
 //   idle     (c) --agents coordinators on one runner process (bin/runner.mjs), each idle after its first
 //                turn: RSS and PSS of the runner and its children, CPU of the runner (and of the children)
 //                over --idle-s seconds.
@@ -525,6 +527,77 @@ async function session() {
   return { deliver_to_model_request_ms: stats(times) };
 }
 
+/**
+ * (b)'s feeder part: the runner's inbox feeder (lib/runner/inbox-feeder.ts) in this process, reading a
+ * registered agent's inbox over the hub's /mcp, with a session that only timestamps each delivery. A
+ * teammate sends; measured: send → handed out by the hub (Message.deliveredAt) → deliver() called.
+ */
+async function feeder() {
+  const { feedInbox } = await import("../lib/runner/inbox-feeder");
+  const model = await startModelServer();
+  const hub = await startHub(model, { SWITCHBOARD_EMBEDDED_RUNNER: "0" });
+  const d = await domain(hub.dbUrl, hub.dir);
+  const token = await ownerToken(d);
+  const g = await createGoal(hub, token, "feeder bench");
+  const fed = await d.agents.registerAgent({ goalId: g.goal_id, name: "fed", role: "engineer" });
+  const mate = await d.agents.registerAgent({ goalId: g.goal_id, name: "mate", role: "engineer" });
+  const c = await mcp(hub.url, mate.api_key);
+  const delivered = new Map<string, number>();
+  const stop = new AbortController();
+  const feeding = feedInbox(
+    {
+      mcpUrl: `${hub.url}/mcp`,
+      apiKey: fed.api_key,
+      log: {},
+      session: {
+        fedByRunner: true,
+        deliver: async (text) => {
+          const m = text.match(/F-\d+-\w+/)?.[0];
+          if (m) delivered.set(m, Date.now());
+        },
+        stop: async () => {},
+        kill: () => {},
+        events: (async function* () {})(),
+      },
+    },
+    stop.signal,
+  );
+  await sleep(1000);
+  const total: number[] = [];
+  const hubPart: number[] = [];
+  const feederPart: number[] = [];
+  for (let j = 0; j < MESSAGES * 10; j++) {
+    const marker = `F-${j}-${Math.random().toString(36).slice(2, 8)}`;
+    const t0 = Date.now();
+    const res = await c.callTool({
+      name: "send_message",
+      arguments: { to: String(fed.agent_id), content: marker },
+    });
+    while (!delivered.has(marker)) await sleep(1);
+    const t1 = delivered.get(marker) as number;
+    const uid = (res.structuredContent as { message_id: string }).message_id;
+    const msg = await d.db.read(({ db }) =>
+      db.message.findUnique({ where: { uid }, select: { deliveredAt: true } }),
+    );
+    const tOut = msg?.deliveredAt?.getTime() ?? NaN;
+    total.push(t1 - t0);
+    hubPart.push(tOut - t0);
+    feederPart.push(t1 - tOut);
+    await sleep(100);
+  }
+  stop.abort();
+  await feeding;
+  await c.close();
+  await d.db.disconnect();
+  await hub.stop();
+  await model.close();
+  return {
+    send_to_deliver_ms: stats(total),
+    send_to_handed_out_ms: stats(hubPart),
+    handed_out_to_deliver_ms: stats(feederPart),
+  };
+}
+
 /** One phase per process: lib/env (and so lib/db) reads DATABASE_URL once, and each phase has its own hub. */
 function phaseInChild(phase: string): unknown {
   const rest = process.argv.slice(2).filter((a, i, all) => a !== "--phases" && all[i - 1] !== "--phases");
@@ -552,6 +625,7 @@ for (const phase of phases) {
   else if (phase === "latency") results.latency = await latency();
   else if (phase === "idle") results.idle = await idle();
   else if (phase === "session") results.session = await session();
+  else if (phase === "feeder") results.feeder = await feeder();
   else throw new Error(`unknown phase ${phase}`);
 }
 results.load_at_end = load();
