@@ -34,6 +34,15 @@ export type Demo = {
   stop(): Promise<void>;
 };
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -94,7 +103,14 @@ export async function startDemo(
   if (!fs.existsSync(path.join(ROOT, ".next", "BUILD_ID")))
     throw new Error("no build: run `npm run build` first (npm run demo does it for you)");
   const dir = path.resolve(o.dir ?? path.join(ROOT, ".demo"));
+  // A second demo on the same directory would wipe the database of the one running.
+  const pidFile = path.join(dir, "demo.pid");
+  const other = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, "utf8")) : 0;
+  if (other && other !== process.pid && alive(other))
+    throw new Error(`another demo (pid ${other}) is running on ${dir}: stop it first (Ctrl-C)`);
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(pidFile, String(process.pid));
   const dataDir = path.join(dir, "data");
   fs.mkdirSync(dataDir, { recursive: true });
   const databaseUrl = `file:${path.join(dataDir, "switchboard.db")}`;
@@ -117,6 +133,8 @@ export async function startDemo(
       ANTHROPIC_BASE_URL: model.url,
       ANTHROPIC_API_KEY: "sk-demo-standin",
       SWITCHBOARD_EMBEDDED_RUNNER: "1",
+      // Room for a few goals at once (each team is 3 Claude Code processes, ~175 MB each).
+      SWITCHBOARD_RUNNER_MAX_AGENTS: "12",
       SWITCHBOARD_RUNNER_WORK_DIR: path.join(dir, "runner-work"),
       // A short lease: an agent that consumed its terminate notice is stopped within ~2 s.
       SWITCHBOARD_RUNNER_LEASE_S: "6",
@@ -140,6 +158,7 @@ export async function startDemo(
       clearTimeout(timer);
     }
     await model.close();
+    fs.rmSync(pidFile, { force: true });
   };
   try {
     const deadline = Date.now() + 90_000;
