@@ -39,38 +39,46 @@ after(async () => {
 
 type Question = { qid: string; origin: string; questions: { question: string }[]; asker_agent_id?: number };
 
-test("the demo team plays its goal: a plan, two spawned agents, the owner's answer reaches the asker, both reviews approved, the owner's approval completes the goal", {
-  skip,
-  timeout: 150_000,
-}, async () => {
+/** The owner's REST calls on the demo hub. */
+async function rest<T>(p: string, init: RequestInit = {}): Promise<T> {
   const d = demo as Demo;
-  const rest = async <T>(p: string, init: RequestInit = {}): Promise<T> => {
-    const r = await fetch(new URL(p, d.url), {
-      ...init,
-      headers: { authorization: `Bearer ${d.ownerToken}`, "content-type": "application/json" },
-    });
-    const body = await r.json();
-    assert.ok(r.ok, `${p}: ${r.status} ${JSON.stringify(body)}`);
-    return body as T;
-  };
+  const r = await fetch(new URL(p, d.url), {
+    ...init,
+    headers: { authorization: `Bearer ${d.ownerToken}`, "content-type": "application/json" },
+  });
+  const body = await r.json();
+  assert.ok(r.ok, `${p}: ${r.status} ${JSON.stringify(body)}`);
+  return body as T;
+}
+
+/**
+ * Plays the owner's part on one goal (answer the question with `chosen`, approve the final review) and checks
+ * the story: the plan, both agents' tasks done through an approved review, the answer reaching the researcher,
+ * usage recorded, the goal completed, every agent ended.
+ */
+async function play(goalId: number, chosen: string) {
+  const d = demo as Demo;
   const pending = async (origin: string) =>
-    (
-      await rest<{ questions: Question[] }>(`/api/questions?status=pending&goal_id=${d.goalId}`)
-    ).questions.find((q) => q.origin === origin);
+    (await rest<{ questions: Question[] }>(`/api/questions?status=pending&goal_id=${goalId}`)).questions.find(
+      (q) => q.origin === origin,
+    );
   const surface = { fetch: (p: string, i?: RequestInit) => fetch(new URL(p, d.url), i) } as Surface;
-  const log = () => events(surface, d.ownerToken, d.goalId);
+  const log = () => events(surface, d.ownerToken, goalId);
 
   // The researcher's question climbs to the coordinator, which passes it up: it waits for the owner.
-  const question = await eventually(() => pending("agent"), 90_000, "the researcher's question");
+  const question = await eventually(
+    () => pending("agent"),
+    90_000,
+    `goal ${goalId}: the researcher's question`,
+  );
   assert.equal(question.questions[0]?.question, DEMO_QUESTION);
-  const chosen = DEMO_OPTIONS[1];
   await rest(`/api/questions/${question.qid}/answer`, {
     method: "POST",
     body: JSON.stringify({ answers: [{ selected_labels: [chosen] }] }),
   });
 
   // Both agents hand in, the coordinator approves them and asks the owner for the final review.
-  const review = await eventually(() => pending("root_review"), 90_000, "the coordinator's final review");
+  const review = await eventually(() => pending("root_review"), 90_000, `goal ${goalId}: the final review`);
   await rest(`/api/questions/${review.qid}/answer`, {
     method: "POST",
     body: JSON.stringify({ answers: [{ selected_labels: ["Approve"] }] }),
@@ -80,13 +88,12 @@ test("the demo team plays its goal: a plan, two spawned agents, the owner's answ
       const s = await rest<{
         goal: { status: string; coordinator_agent_id: number };
         spawned_agents: { agent_id: number; role: string; status: string; leader: string }[];
-      }>(`/api/goals/${d.goalId}`);
+      }>(`/api/goals/${goalId}`);
       return s.goal.status === "completed" ? s : undefined;
     },
     30_000,
-    "the goal completed",
+    `goal ${goalId} completed`,
   );
-
   const rows = await log();
   const named = (name: string, pred: (e: EventRow) => boolean = () => true) =>
     rows.filter((e) => e.event === name && pred(e));
@@ -119,7 +126,11 @@ test("the demo team plays its goal: a plan, two spawned agents, the owner's answ
     "status",
     (e) => e.agent_id === researcher?.agent_id && e.data.state === "review_pending",
   );
-  assert.match(String(handedIn[0]?.data.detail), new RegExp(chosen));
+  assert.match(
+    String(handedIn[0]?.data.detail),
+    new RegExp(chosen),
+    `goal ${goalId}: the answer reached the researcher`,
+  );
   // The question went researcher → coordinator → owner.
   assert.ok(named("question_escalated", (e) => e.agent_id === coord && e.data.to === "__user__").length > 0);
   assert.equal(named("goal_completed").length, 1);
@@ -133,6 +144,19 @@ test("the demo team plays its goal: a plan, two spawned agents, the owner's answ
       return [coord, ...children.map((c) => c.agent_id)].every((a) => ended.has(a));
     },
     30_000,
-    "every agent completed",
+    `goal ${goalId}: every agent completed`,
   );
+}
+
+test("the demo team plays its goal, and a goal the owner creates meanwhile is played the same: a plan, two spawned agents, the owner's answer reaches the asker, both reviews approved, the owner's approval completes each goal", {
+  skip,
+  timeout: 150_000,
+}, async () => {
+  const d = demo as Demo;
+  // The owner creates a second goal (as in the browser) while the demo goal is under way.
+  const second = await rest<{ goal_id: number }>("/api/goals", {
+    method: "POST",
+    body: JSON.stringify({ title: "Tidy the changelog", description: "A goal of the owner's own." }),
+  });
+  await Promise.all([play(d.goalId, DEMO_OPTIONS[1]), play(second.goal_id, DEMO_OPTIONS[0])]);
 });
