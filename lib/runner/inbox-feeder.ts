@@ -20,6 +20,24 @@ type InboxPage = { messages: InboxMessage[]; ack: number; more: boolean };
 const WAIT_S = 25;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * Runs `f` with a signal of its own that aborts when `signal` does, unlinked once `f` settles. The MCP SDK
+ * adds an abort listener to a request's signal and never removes it: passing the session's signal to every
+ * `read_inbox` call would leave one listener per call on it for the session's lifetime (a slow leak, and
+ * Node's MaxListenersExceededWarning after 11 calls, seen with 50 agents on one runner).
+ */
+async function linked<T>(signal: AbortSignal, f: (s: AbortSignal) => Promise<T>): Promise<T> {
+  const own = new AbortController();
+  const abort = () => own.abort(signal.reason);
+  if (signal.aborted) abort();
+  else signal.addEventListener("abort", abort, { once: true });
+  try {
+    return await f(own.signal);
+  } finally {
+    signal.removeEventListener("abort", abort);
+  }
+}
+
 /** How a delivered message reads as a user turn: who sent it, what kind it is, then its content verbatim. */
 export function renderMessage(m: InboxMessage): string {
   const from =
@@ -63,10 +81,16 @@ export async function feedInbox(
       let page: InboxPage;
       try {
         client ??= await connect();
-        const res = await client.callTool(
-          { name: "read_inbox", arguments: { wait_seconds: WAIT_S, ...(ack !== undefined ? { ack } : {}) } },
-          undefined,
-          { signal, timeout: (WAIT_S + 30) * 1000, resetTimeoutOnProgress: true },
+        const c = client;
+        const res = await linked(signal, (callSignal) =>
+          c.callTool(
+            {
+              name: "read_inbox",
+              arguments: { wait_seconds: WAIT_S, ...(ack !== undefined ? { ack } : {}) },
+            },
+            undefined,
+            { signal: callSignal, timeout: (WAIT_S + 30) * 1000, resetTimeoutOnProgress: true },
+          ),
         );
         if (res.isError) throw new Error(`read_inbox failed: ${JSON.stringify(res.content)}`);
         page = res.structuredContent as InboxPage;
