@@ -554,6 +554,7 @@ async function feeder() {
         deliver: async (text) => {
           const m = text.match(/F-\d+-\w+/)?.[0];
           if (m) delivered.set(m, Date.now());
+          return { done: Promise.resolve() };
         },
         stop: async () => {},
         kill: () => {},

@@ -27,6 +27,7 @@ test("the feeder delivers each message as one turn, in order, without piling abo
     fedByRunner: true,
     deliver: async (text) => {
       delivered.push(text);
+      return { done: Promise.resolve() };
     },
     stop: async () => {},
     kill: () => {},
