@@ -252,3 +252,35 @@ test("two cancels at once: one wins, the other is goal_finished; pausing a stuck
   assert.deepEqual(sc(resumed), { goal_id: s.goal.goal_id, status: "stuck" });
   assert.equal(await goalStatus(s.goal.goal_id), "stuck");
 });
+
+test("complete_task racing the owner's cancel: whichever wins, a cancel that answered 200 leaves the task cancelled, never revived", async () => {
+  const g = await goalWithAgents(h, 1);
+  const [c, a] = g.agents;
+  assert.ok(c && a);
+  const gid = g.goal.goal_id;
+  const children = Array.from({ length: 8 }, (_, i) => ({
+    title: `Race ${i}`,
+    description: `Task number ${i} of the race.`,
+    verifier_config: { kind: "peer", agent_id: Number(c.id) },
+  }));
+  await approveTree(g.token, c.client, gid, { title: "Races", description: "A tree to race on.", children });
+  const leaves = await db.read(({ db: d }) =>
+    d.goalTask.findMany({ where: { goalId: gid, parentId: { not: null } }, orderBy: { id: "asc" } }),
+  );
+  assert.equal(leaves.length, 8);
+  for (const t of leaves) {
+    const claimed = await a.client.callTool({ name: "claim_task", arguments: { task_id: t.id } });
+    assert.equal(errorCode(claimed), undefined, JSON.stringify(claimed));
+    const [done, cancel]: [unknown, Awaited<ReturnType<typeof rest>>] = await Promise.all([
+      a.client.callTool({ name: "complete_task", arguments: { task_id: t.id, summary: "Done, see notes." } }),
+      rest(g.token, "POST", `/api/goals/${gid}/tasks/${t.id}/cancel`, {}),
+    ]);
+    const final = (await db.read(({ db: d }) => d.goalTask.findUniqueOrThrow({ where: { id: t.id } })))
+      .status;
+    assert.notEqual(errorCode(done), "internal_error");
+    assert.ok(cancel.status < 500, JSON.stringify(cancel.json));
+    if (cancel.status === 200) assert.equal(final, "cancelled", `task ${t.id}: cancel answered 200`);
+    else assert.equal(cancel.code, "ErrTaskTerminal");
+    if (errorCode(done) === undefined && cancel.status !== 200) assert.equal(final, "awaiting_verification");
+  }
+});

@@ -19,6 +19,9 @@ const TERMINAL = new Set(["done", "cancelled"]);
  */
 export async function cancelTask(ownerId: number, goalId: number, taskId: number) {
   return write(async (u) => {
+    // The goal row first, as every task write does (budget-gate.ts): on PostgreSQL a concurrent
+    // complete_task or claim then queues behind this unit instead of deadlocking against it.
+    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, goalId);
     const row = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });
     const task = owned(row?.goalId === goalId ? row : null, (t) => t.goal.ownerId, ownerId, `task ${taskId}`);
     if (TERMINAL.has(task.status)) {
@@ -26,11 +29,18 @@ export async function cancelTask(ownerId: number, goalId: number, taskId: number
         details: { task_id: taskId, status: task.status },
       });
     }
-    await u.sql.run(
-      `UPDATE "GoalTask" SET status = 'cancelled', "verifyLeaseUntil" = NULL, "updatedAt" = ? WHERE id = ?`,
+    // Conditional on the status just read: a task finished meanwhile is never overwritten.
+    const changed = await u.sql.run(
+      `UPDATE "GoalTask" SET status = 'cancelled', "verifyLeaseUntil" = NULL, "updatedAt" = ? WHERE id = ? AND status = ?`,
       new Date(),
       taskId,
+      task.status,
     );
+    if (changed === 0) {
+      throw new DomainError("ErrTaskTerminal", `Task ${taskId} changed while it was being cancelled; reload it.`, {
+        details: { task_id: taskId },
+      });
+    }
     await appendEvent(u, { goalId, name: "task_cancelled", data: { task_id: taskId, from: task.status } });
     await postToGoalChannel(u, goalId, `Task #${taskId} "${task.title}" cancelled by the owner.`, {
       task_id: taskId,

@@ -48,14 +48,24 @@ export async function completeTask(
       });
     }
     const now = new Date();
-    await u.sql.run(
-      `UPDATE "GoalTask" SET status = 'awaiting_verification', summary = ?, "artifactsJson" = ?, "completedAt" = ?, "updatedAt" = ? WHERE id = ?`,
+    // Conditional on what was just checked: a cancel that committed since (PostgreSQL, another
+    // transaction) is not revived; the caller is told the task's state now.
+    const changed = await u.sql.run(
+      `UPDATE "GoalTask" SET status = 'awaiting_verification', summary = ?, "artifactsJson" = ?, "completedAt" = ?, "updatedAt" = ?
+       WHERE id = ? AND status IN ('claimed', 'in_progress') AND "assigneeId" = ?`,
       input.summary,
       JSON.stringify(input.artifacts ?? []),
       now,
       now,
       task.id,
+      caller.agentId,
     );
+    if (changed === 0) {
+      const current = await goalTaskOr404(u, caller.goalId, input.task_id);
+      throw new DomainError("ErrTaskNotInProgress", `Task ${task.id} is ${current.status}.`, {
+        details: { task_id: task.id, status: current.status },
+      });
+    }
     await appendEvent(u, {
       goalId: task.goalId,
       name: "task_completed",
