@@ -9,6 +9,8 @@ import { ownerCount } from "@/lib/domain/owners/create-owner";
 import { checkSecretKey } from "@/lib/domain/secrets/key-check";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
+import { drain } from "@/lib/bus";
+import { disconnect } from "@/lib/db";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { startNotifications } from "@/lib/jobs/notifications";
@@ -154,12 +156,34 @@ async function startEmbeddedRunner() {
 // Stop cleanly on SIGTERM/SIGINT (process managers, Ctrl-C): the embedded runner ends its agents (they go
 // back to the hub's queue, bounded to 10 s), its token is revoked; exit handlers run, open requests are cut.
 for (const signal of ["SIGTERM", "SIGINT"] as const) {
-  process.once(signal, async () => {
-    if (embedded) {
-      const { revokeRunnerToken } = await import("@/lib/domain/runner/tokens");
-      await Promise.race([embedded.runner.stop(), new Promise((r) => setTimeout(r, 10_000))]);
-      await revokeRunnerToken(embedded.id).catch(() => {});
-    }
-    process.exit(0);
-  });
+  process.once(signal, () => void shutdown());
+}
+
+/**
+ * Graceful shutdown (issue 16 §5, docs/decisions.md): stop accepting connections, end every wait (long-polls
+ * answer with what they have, a blocked ask_user with `cancelled`), let the requests in flight finish (at
+ * most 10 s), stop the embedded runner (its agents go back to the hub's queue), then close the database
+ * (SQLite: after the last group commit) and exit. Nothing acknowledged is lost: a reply is sent only after
+ * its unit committed.
+ */
+async function shutdown() {
+  const timeout = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
+  server.close();
+  drain();
+  // Keep-alive connections become idle as their last request ends: close each as it does.
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const stopping = (async () => {
+    if (!embedded) return;
+    const { revokeRunnerToken } = await import("@/lib/domain/runner/tokens");
+    await Promise.race([embedded.runner.stop(), timeout(10_000)]);
+    await revokeRunnerToken(embedded.id).catch(() => {});
+  })();
+  await Promise.race([
+    Promise.all([new Promise((r) => server.once("close", r)), stopping]),
+    timeout(10_000),
+  ]);
+  clearInterval(idle);
+  server.closeAllConnections();
+  await disconnect().catch(() => {});
+  process.exit(0);
 }

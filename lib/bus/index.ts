@@ -14,6 +14,8 @@ export const PG_CHANNEL = "switchboard";
 
 type Bus = {
   emitter: EventEmitter;
+  /** Set by `drain()` at shutdown: every wait returns at once, and new ones do not start waiting. */
+  draining?: boolean;
   listener?: Promise<pg.Client | undefined>;
 };
 
@@ -67,6 +69,18 @@ export function subscribe(topic: string, fn: () => void): () => void {
   return () => emitter.off(topic, fn);
 }
 
+const DRAIN_TOPIC = "__switchboard_drain__";
+
+/**
+ * Graceful shutdown (server/main.ts): every `waitFor` in this process returns as its timeout would (a
+ * long-poll answers with what it has, a blocked `ask_user` with `cancelled`, its question still pending),
+ * so open calls finish with a result the client understands before the server exits.
+ */
+export function drain(): void {
+  bus().draining = true;
+  bus().emitter.emit(DRAIN_TOPIC);
+}
+
 /**
  * Wait until `check` returns a value, woken by `topics` or by a re-check every `recheckMs`.
  * Returns undefined when `timeoutMs` passes or `signal` aborts. `onTick` runs every `tickMs`
@@ -88,7 +102,7 @@ export async function waitFor<T>(opts: {
     dirty = true;
     wake();
   };
-  const unsubs = opts.topics.map((t) => subscribe(t, poke));
+  const unsubs = [...opts.topics, DRAIN_TOPIC].map((t) => subscribe(t, poke));
   const ticker =
     opts.onTick && opts.tickMs
       ? setInterval(() => opts.onTick?.(Date.now() - started), opts.tickMs)
@@ -100,7 +114,7 @@ export async function waitFor<T>(opts: {
       const found = await opts.check();
       if (found !== undefined) return found;
       const left = opts.timeoutMs - (Date.now() - started);
-      if (left <= 0 || opts.signal?.aborted) return undefined;
+      if (left <= 0 || opts.signal?.aborted || bus().draining) return undefined;
       if (dirty) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, Math.min(left, opts.recheckMs ?? 1000));

@@ -89,8 +89,10 @@ export type TestServer = Surface & {
   url: string;
   /** Run the CLI against this server's database; resolves with stdout (trimmed). */
   cli(...args: string[]): Promise<string>;
-  /** Kill and restart the server process on the same database (crash tests). */
+  /** Kill and restart the server process on the same database (crash tests); also starts a stopped one. */
   restart(): Promise<void>;
+  /** Send SIGTERM (graceful shutdown) and wait for the process to exit: its exit code and how long it took. */
+  sigterm(): Promise<{ code: number | null; ms: number }>;
 };
 
 type Domain = {
@@ -257,6 +259,14 @@ export async function startServer(
     restart: async () => {
       await kill();
       await boot();
+    },
+    sigterm: async () => {
+      const started = Date.now();
+      if (!child || child.exitCode !== null) return { code: child?.exitCode ?? null, ms: 0 };
+      const proc = child;
+      const exited = new Promise<number | null>((r) => proc.once("exit", (code) => r(code)));
+      proc.kill("SIGTERM");
+      return { code: await exited, ms: Date.now() - started };
     },
   };
   return server;
