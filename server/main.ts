@@ -1,17 +1,18 @@
 // The production server: one Node HTTP server that answers /mcp directly (the agents' hot path skips
 // Next.js's request pipeline, about half of a call's CPU) and hands every other request to Next.
+import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import nextEnv from "@next/env";
 import next from "next";
 import { PEER_HEADER, setupToken } from "@/lib/auth/setup-token";
+import { drain } from "@/lib/bus";
+import { disconnect } from "@/lib/db";
 import { ownerCount } from "@/lib/domain/owners/create-owner";
 import { checkSecretKey } from "@/lib/domain/secrets/key-check";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
-import { drain } from "@/lib/bus";
-import { disconnect } from "@/lib/db";
-import { env } from "@/lib/env";
+import { dataDir, env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import { startNotifications } from "@/lib/jobs/notifications";
 import { startWatchdog } from "@/lib/jobs/watchdog";
@@ -21,6 +22,10 @@ import { handleMcpRequest } from "@/lib/mcp/http";
 // that env() here, read once and cached, sees the same values as Next's own copy of lib/.
 nextEnv.loadEnvConfig(process.cwd(), false);
 const { PORT: port, HOSTNAME: hostname } = env();
+// The data directory (database, session secret, secret key) is the server's alone: 0700, so that nothing the
+// runner starts as another user (verification commands as `nobody`) can read inside it (issue 16 §1).
+fs.mkdirSync(dataDir(), { recursive: true, mode: 0o700 });
+fs.chmodSync(dataDir(), 0o700);
 // A broken price table stops the server here, with the file named (issue 12, docs/budgets.md).
 priceTable();
 
@@ -178,10 +183,7 @@ async function shutdown() {
     await Promise.race([embedded.runner.stop(), timeout(10_000)]);
     await revokeRunnerToken(embedded.id).catch(() => {});
   })();
-  await Promise.race([
-    Promise.all([new Promise((r) => server.once("close", r)), stopping]),
-    timeout(10_000),
-  ]);
+  await Promise.race([Promise.all([new Promise((r) => server.once("close", r)), stopping]), timeout(10_000)]);
   clearInterval(idle);
   server.closeAllConnections();
   await disconnect().catch(() => {});

@@ -4,11 +4,13 @@ import Link from "next/link";
 import { AgentProposal } from "@/components/approvals/agent-proposal";
 import { DecisionForm } from "@/components/approvals/decision-form";
 import { ProposalTree } from "@/components/approvals/proposal-tree";
+import { TreeCommands } from "@/components/approvals/tree-commands";
 import { StatusBadge } from "@/components/ui/badge";
 import { LocalTime } from "@/components/ui/local-time";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { type ApprovalView, listApprovals } from "@/lib/domain/proposals/list-approvals";
+import { treeCommands } from "@/lib/domain/proposals/task-tree";
 
 export const dynamic = "force-dynamic";
 
@@ -39,14 +41,21 @@ function Proposal({ p }: { p: ApprovalView }) {
         <>
           {p.reasoning ? <p className="text-sm whitespace-pre-wrap text-slate-600">{p.reasoning}</p> : null}
           {p.tree ? (
-            <ul className="text-sm">
-              <ProposalTree node={p.tree} />
-            </ul>
+            <>
+              <TreeCommands tree={p.tree} />
+              <ul className="text-sm">
+                <ProposalTree node={p.tree} />
+              </ul>
+            </>
           ) : null}
         </>
       )}
       {p.status === "pending" ? (
-        <DecisionForm messageId={p.proposal_message_id} contentHash={p.content_hash} />
+        <DecisionForm
+          messageId={p.proposal_message_id}
+          contentHash={p.content_hash}
+          commands={p.tree ? treeCommands(p.tree).length : 0}
+        />
       ) : p.reason ? (
         <p className="text-sm text-rose-700">Rejected: {p.reason}</p>
       ) : null}

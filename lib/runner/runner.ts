@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AgentJob, VerifyJob } from "@/lib/domain/runner/launch-jobs";
 import { logger } from "@/lib/log";
-import { runVerification } from "./command-verifier";
+import { runVerification, taskWorkspace } from "./command-verifier";
 import { HubClient, HubError } from "./hub-client";
 import { feedInbox } from "./inbox-feeder";
 import { ChildRecord } from "./orphans";
@@ -20,8 +20,8 @@ export type RunnerOptions = {
   verifyConcurrency: number;
   /** Agent workspaces are `<workDir>/goal-<id>/agent-<id>`. */
   workDir: string;
-  /** Base directory of a verification command's relative `cwd`. */
-  verifyWorkspace: string;
+  /** The operator's base directory for verification commands (SWITCHBOARD_WORKSPACE); default: the task's workspace. */
+  verifyWorkspace?: string;
   runtimes: Runtime[];
   /** Longest long-poll, seconds. */
   pollWaitS?: number;
@@ -128,7 +128,13 @@ export class Runner {
   private async verify(job: VerifyJob): Promise<void> {
     this.verifying++;
     try {
-      const verdict = await runVerification(job, this.o.verifyWorkspace, this.stopping.signal);
+      const workspace = taskWorkspace(job, this.o.workDir, this.o.verifyWorkspace);
+      const verdict = await runVerification(
+        job,
+        workspace,
+        this.stopping.signal,
+        path.resolve(this.o.workDir),
+      );
       if (this.stopping.signal.aborted) return; // interrupted: the job's lease expires, another runner takes it
       await this.client.verdict(job.task_id, verdict);
     } catch (e) {

@@ -35,7 +35,7 @@ export function runnerFromFlags(flags: RunnerFlags): Runner {
     maxAgents: flags.maxAgents ?? e.SWITCHBOARD_RUNNER_MAX_AGENTS,
     verifyConcurrency: e.SWITCHBOARD_RUNNER_CONCURRENCY,
     workDir,
-    verifyWorkspace: e.SWITCHBOARD_WORKSPACE ?? process.cwd(),
+    verifyWorkspace: e.SWITCHBOARD_WORKSPACE,
     runtimes: RUNTIMES,
   });
 }

@@ -3,6 +3,7 @@
 // (the `npm run runner` worker), reputation and quarantine, and the dashboard endpoints.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -653,6 +654,57 @@ test("command verification by `npm run runner`: exit 0 approves, a failure or a 
     r.kill("SIGTERM");
     assert.equal(await exited, 0);
   }
+});
+
+test("a verification command cannot reach the hub's data directory or leave the task's workspace", async () => {
+  const data = server.env.SWITCHBOARD_DATA_DIR ?? "";
+  const canary = `canary-${Math.random().toString(36).slice(2)}`;
+  // Even a world-readable file in the data directory: the directory itself is the server's alone.
+  fs.writeFileSync(path.join(data, "canary.txt"), canary, { mode: 0o644 });
+  const dbFile = (server.env.DATABASE_URL ?? "").replace(/^file:/, "");
+  const peek = [
+    `cat ${data}/canary.txt`,
+    `cat ${data}/setup.token`,
+    dbFile ? `head -c 64 ${dbFile}` : "true",
+    'echo "env: $DATABASE_URL $SWITCHBOARD_RUNNER_TOKEN"',
+    "exit 1",
+  ].join("; ");
+  const tree = node("Sandbox root", {
+    children: [
+      node("Peek", { verifier_config: { kind: "command", cmd: peek } }),
+      node("Escape", { verifier_config: { kind: "command", cmd: "true", cwd: "../.." } }),
+    ],
+  });
+  const g = await approvedGoal(tree, 1);
+  const a = g.agents[1];
+  assert.ok(a);
+  for (const t of ["Peek", "Escape"]) {
+    const id = g.ids[t] as number;
+    await a.client.callTool({ name: "claim_task", arguments: { task_id: id } });
+    await a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: `Did ${t}` } });
+  }
+  const r = await startRunner({ SWITCHBOARD_RUNNER_ID: "sandbox" });
+  const final = await until("sandbox verdicts", async () => {
+    const tasks = (await tasksOf(g.token, g.goal.goal_id)).filter((t) =>
+      ["Peek", "Escape"].includes(t.title),
+    );
+    return tasks.every((t) => t.status === "failed") ? tasks : undefined;
+  });
+  const by = Object.fromEntries(final.map((t) => [t.title, t.verdict_reason ?? ""]));
+  assert.match(by.Escape ?? "", /outside the task's workspace/);
+  const seen = by.Peek ?? "";
+  const token = fs.existsSync(path.join(data, "setup.token"))
+    ? fs.readFileSync(path.join(data, "setup.token"), "utf8").trim()
+    : "no-token-file";
+  assert.doesNotMatch(seen, /SQLite format 3/);
+  assert.ok(!seen.includes(token), "the setup token stays secret");
+  assert.match(seen, /^env:\s*$/m, "no database URL or runner token in its environment");
+  if (process.getuid?.() === 0) {
+    // A root runner runs the command as nobody: even a world-readable file in the 0700 data directory is out of reach.
+    assert.ok(!seen.includes(canary), seen);
+    assert.match(seen, /Permission denied/);
+  }
+  r.kill("SIGTERM");
 });
 
 test("a runner that dies mid-job loses its lease; another runner takes the job and decides it", async () => {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { showInvisible } from "./visible-text";
 
 /** Largest tree one proposal may carry, and its deepest nesting. */
 export const MAX_TREE_NODES = 1000;
@@ -85,7 +86,7 @@ export const contentHash = (payload: unknown) =>
 export function verifierLabel(v: VerifierConfig | undefined): string {
   if (!v || v.kind === "auto") return "auto";
   if (v.kind === "peer") return `peer #${v.agent_id}`;
-  return `command \`${v.cmd}\`${v.cwd ? ` in ${v.cwd}` : ""} (timeout ${v.timeout_sec ?? 600}s)`;
+  return `command \`${showInvisible(v.cmd)}\`${v.cwd ? ` in ${showInvisible(v.cwd)}` : ""} (timeout ${v.timeout_sec ?? 600}s)`;
 }
 
 /** The tree as readable text (the `#approvals` post). */
@@ -125,4 +126,16 @@ export function ancestrySnapshot(ancestors: AncestorEntry[]): string {
     json = JSON.stringify(list);
   }
   return json;
+}
+
+/** The shell commands a tree will have a runner execute (its command verifiers), in tree order. */
+export function treeCommands(
+  tree: TaskNode,
+): { title: string; cmd: string; cwd: string | null; timeout_sec: number }[] {
+  return flatten(tree).flatMap(({ node }) => {
+    const v = node.verifier_config;
+    return v?.kind === "command"
+      ? [{ title: node.title, cmd: v.cmd, cwd: v.cwd ?? null, timeout_sec: v.timeout_sec ?? 600 }]
+      : [];
+  });
 }

@@ -37,9 +37,13 @@ export async function cancelTask(ownerId: number, goalId: number, taskId: number
       task.status,
     );
     if (changed === 0) {
-      throw new DomainError("ErrTaskTerminal", `Task ${taskId} changed while it was being cancelled; reload it.`, {
-        details: { task_id: taskId },
-      });
+      throw new DomainError(
+        "ErrTaskTerminal",
+        `Task ${taskId} changed while it was being cancelled; reload it.`,
+        {
+          details: { task_id: taskId },
+        },
+      );
     }
     await appendEvent(u, { goalId, name: "task_cancelled", data: { task_id: taskId, from: task.status } });
     await postToGoalChannel(u, goalId, `Task #${taskId} "${task.title}" cancelled by the owner.`, {
