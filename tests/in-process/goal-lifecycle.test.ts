@@ -284,3 +284,46 @@ test("complete_task racing the owner's cancel: whichever wins, a cancel that ans
     if (errorCode(done) === undefined && cancel.status !== 200) assert.equal(final, "awaiting_verification");
   }
 });
+
+test("ErrTaskNotInProgress for a task already completed; ErrGoalNotOpen when a goal closes between authentication and the proposal", async () => {
+  const g = await goalWithAgents(h, 2);
+  const [c, a, b] = g.agents;
+  assert.ok(c && a && b);
+  const gid = g.goal.goal_id;
+  await approveTree(g.token, c.client, gid, {
+    title: "Review root",
+    description: "A tree with one peer-verified task.",
+    children: [
+      {
+        title: "Peer task",
+        description: "A task checked by a peer.",
+        verifier_config: { kind: "peer", agent_id: Number(b.id) },
+      },
+    ],
+  });
+  const task = await db.read(({ db: d }) =>
+    d.goalTask.findFirstOrThrow({ where: { goalId: gid, parentId: { not: null } } }),
+  );
+  await a.client.callTool({ name: "claim_task", arguments: { task_id: task.id } });
+  const first = await a.client.callTool({
+    name: "complete_task",
+    arguments: { task_id: task.id, summary: "Finished it." },
+  });
+  assert.equal(sc<{ status: string }>(first).status, "awaiting_verification");
+  const again = await a.client.callTool({
+    name: "complete_task",
+    arguments: { task_id: task.id, summary: "Again." },
+  });
+  assert.equal(errorCode(again), "ErrTaskNotInProgress");
+  // Authentication refuses a finished goal's agents (agent_retired); the tool's own rule still holds for a
+  // goal that closes after the call was authenticated: the domain operation, called as /mcp would.
+  await db.write(({ db: d }) => d.goal.update({ where: { id: gid }, data: { status: "cancelled" } }));
+  const { proposeTaskTree } = await import("@/lib/domain/proposals/propose-task-tree");
+  await assert.rejects(
+    proposeTaskTree(
+      { agentId: Number(c.id), goalId: gid },
+      { goal_id: gid, tree: { title: "Late work", description: "Too late for this goal." } },
+    ),
+    { code: "ErrGoalNotOpen" },
+  );
+});

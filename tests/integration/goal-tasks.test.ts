@@ -460,11 +460,10 @@ test("complete_task → auto verification: done at once, +1 evidence, the goal c
     arguments: { task_id: id, summary: "Checked every page", artifacts: ["docs/README.md"] },
   });
   assert.deepEqual(sc(done), { task_id: id, status: "done", verifier: "auto" });
-  assert.equal(
-    errorCode(
-      await a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: "again" } }),
-    ),
-    "ErrTaskNotInProgress",
+  // The goal completed with its only task: its agents' keys are retired (issue 16).
+  await assert.rejects(
+    a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: "again" } }),
+    /agent_retired/,
   );
   const ev = await db.read(({ db: d }) => d.reputationEvidence.findMany({ where: { taskId: id } }));
   assert.deepEqual(
@@ -477,12 +476,15 @@ test("complete_task → auto verification: done at once, +1 evidence, the goal c
     (r) => r.id === g.goal.goal_id,
   );
   assert.equal(listed?.task_count, 1);
-  // A completed goal takes no new tree; a done task cannot be cancelled.
-  const late = await coordinator.client.callTool({
-    name: "propose_task_tree",
-    arguments: { goal_id: g.goal.goal_id, tree: node("Late task") },
-  });
-  assert.equal(errorCode(late), "ErrGoalNotOpen");
+  // A completed goal takes no new tree (its coordinator's key is retired: ErrGoalNotOpen at the domain
+  // level is in tests/in-process/goal-lifecycle.test.ts); a done task cannot be cancelled.
+  await assert.rejects(
+    coordinator.client.callTool({
+      name: "propose_task_tree",
+      arguments: { goal_id: g.goal.goal_id, tree: node("Late task") },
+    }),
+    /agent_retired/,
+  );
   const cancel = await rest(g.token, "POST", `/api/goals/${g.goal.goal_id}/tasks/${id}/cancel`, {});
   assert.deepEqual([cancel.status, cancel.code], [409, "ErrTaskTerminal"]);
 });

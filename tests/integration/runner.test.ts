@@ -23,7 +23,7 @@ const runners = new Map<string, ChildProcess>();
 
 before(async () => {
   server = await startServer({
-    env: { SWITCHBOARD_RUNNER_LEASE_S: "3", SWITCHBOARD_RUNNER_BACKOFF_MS: "100" },
+    env: { SWITCHBOARD_RUNNER_LEASE_S: "6", SWITCHBOARD_RUNNER_BACKOFF_MS: "100" },
   });
   process.env.DATABASE_URL = server.env.DATABASE_URL;
   db = await import("@/lib/db");
