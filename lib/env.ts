@@ -84,6 +84,9 @@ const schema = z.object({
     .refine((v) => v === undefined || /^[A-Za-z0-9+/]{43}=$/.test(v.trim()), {
       message: "must be the base64 encoding of exactly 32 bytes (openssl rand -base64 32)",
     }),
+  // issue 15: PostgreSQL mode (docs/database.md)
+  /** PostgreSQL: connections this process keeps to the database (the pool every unit of work shares). */
+  SWITCHBOARD_PG_POOL: z.coerce.number().int().min(2).max(200).default(10),
 });
 
 export type Env = z.infer<typeof schema>;

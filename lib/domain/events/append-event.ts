@@ -5,6 +5,10 @@ import type { Unit } from "@/lib/db";
  * by bumping `Goal.eventSeq` in the same transaction, so events commit in `seq` order and a reader
  * following `after=<seq>` never skips one (an autoincrement id could commit out of order on PostgreSQL).
  * Names follow the orchestration contract (docs/contracts.md) where it names the event (`send_message`, …).
+ *
+ * On PostgreSQL the bump and the insert are one statement (one round trip): the bump takes the goal's row
+ * lock, which every writer of the goal waits for until this transaction commits, so the fewer round trips
+ * after it, the more units of one goal commit per second (docs/database.md, "PostgreSQL").
  */
 export type NewEvent = {
   goalId: number;
@@ -16,6 +20,24 @@ export type NewEvent = {
 
 export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
   const now = new Date();
+  if (u.sql.postgres) {
+    const row = await u.sql.get<{ seq: number }>(
+      `WITH g AS (UPDATE "Goal" SET "eventSeq" = "eventSeq" + 1, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq")
+       INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "teamId", "dataJson")
+       SELECT ?::int, g."eventSeq", ?::timestamp(3), ?::text, ?::int, ?::text, ?::text FROM g RETURNING seq`,
+      now,
+      e.goalId,
+      e.goalId,
+      now,
+      e.name,
+      e.agentId ?? null,
+      e.teamId ?? null,
+      JSON.stringify(e.data ?? {}),
+    );
+    if (!row) throw new Error(`appendEvent: goal ${e.goalId} does not exist`);
+    u.notify(`goal:${e.goalId}`);
+    return row.seq;
+  }
   const row = await u.sql.get<{ eventSeq: number }>(
     `UPDATE "Goal" SET "eventSeq" = "eventSeq" + 1, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq"`,
     now,
@@ -34,4 +56,35 @@ export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
   );
   u.notify(`goal:${e.goalId}`);
   return row.eventSeq;
+}
+
+/**
+ * Append several events of one goal, in order, as `appendEvent` would one by one. On PostgreSQL: one
+ * statement (one bump of `eventSeq` by their count, one insert from arrays).
+ */
+export async function appendEvents(u: Unit, goalId: number, events: Omit<NewEvent, "goalId">[]) {
+  if (events.length === 0) return;
+  if (!u.sql.postgres || events.length === 1) {
+    for (const e of events) await appendEvent(u, { ...e, goalId });
+    return;
+  }
+  const now = new Date();
+  const n = await u.sql.run(
+    `WITH g AS (UPDATE "Goal" SET "eventSeq" = "eventSeq" + ?::int, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq")
+     INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "teamId", "dataJson")
+     SELECT ?::int, g."eventSeq" - ?::int + e.ord::int, ?::timestamp(3), e.name, e."agentId", e."teamId", e."dataJson"
+     FROM g, unnest(?::text[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS e(name, "agentId", "teamId", "dataJson", ord)`,
+    events.length,
+    now,
+    goalId,
+    goalId,
+    events.length,
+    now,
+    events.map((e) => e.name),
+    events.map((e) => e.agentId ?? null),
+    events.map((e) => e.teamId ?? null),
+    events.map((e) => JSON.stringify(e.data ?? {})),
+  );
+  if (n !== events.length) throw new Error(`appendEvents: goal ${goalId} does not exist`);
+  u.notify(`goal:${goalId}`);
 }

@@ -7,6 +7,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+import { uuid } from "@/lib/ids";
 import { insertMessage } from "./insert-message";
 
 export const sendMessageInput = z.strictObject({
@@ -25,6 +26,8 @@ type Recipient = {
   leaderId: number | null;
   reviewPending: SqlBool;
   terminationRequested: SqlBool;
+  /** Messages waiting in its inbox (for the cap). */
+  pending: SqlInt;
 };
 
 /**
@@ -42,7 +45,10 @@ export async function sendMessage(
       toId === undefined
         ? undefined
         : await u.sql.get<Recipient>(
-            `SELECT id, "goalId", status, "terminateConsumed", "leaderId", "reviewPending", "terminationRequested" FROM "Agent" WHERE id = ?`,
+            // The pending count rides along (one round trip; PostgreSQL pays one per statement).
+            `SELECT a.id, a."goalId", a.status, a."terminateConsumed", a."leaderId", a."reviewPending", a."terminationRequested",
+               (SELECT COUNT(*) FROM "Message" m WHERE m."recipientAgentId" = a.id AND m."consumedAt" IS NULL) AS pending
+             FROM "Agent" a WHERE a.id = ?`,
             toId,
           );
     if (!to) {
@@ -64,28 +70,29 @@ export async function sendMessage(
         },
       );
     }
-    const pending = await u.sql.get<{ n: SqlInt }>(
-      `SELECT COUNT(*) AS n FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
-      to.id,
-    );
     const cap = env().SWITCHBOARD_INBOX_CAP;
-    if (toInt(pending?.n ?? 0) >= cap) {
+    if (toInt(to.pending) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
       });
     }
-    const msg = await insertMessage(u, {
-      goalId: from.goalId,
-      recipientAgentId: to.id,
-      sender: { kind: "agent", agentId: from.agentId },
-      content: input.content,
-    });
-    await appendEvent(u, {
-      goalId: from.goalId,
-      name: "send_message",
-      agentId: from.agentId,
-      data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
-    });
+    // The insert and the event go together (PostgreSQL: one round trip, run in this order).
+    const uid = uuid();
+    const [msg] = await Promise.all([
+      insertMessage(u, {
+        uid,
+        goalId: from.goalId,
+        recipientAgentId: to.id,
+        sender: { kind: "agent", agentId: from.agentId },
+        content: input.content,
+      }),
+      appendEvent(u, {
+        goalId: from.goalId,
+        name: "send_message",
+        agentId: from.agentId,
+        data: { message_id: uid, from: String(from.agentId), to: String(to.id) },
+      }),
+    ]);
     if (to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested))) {
       await leaderResponded(u, {
         goalId: from.goalId,
