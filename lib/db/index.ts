@@ -162,6 +162,7 @@ type PgState = {
   publisher: import("./postgres").Publisher;
   unitSql: typeof import("./postgres").pgSql;
   lazyDb: typeof import("./postgres").lazyDb;
+  corker: typeof import("./postgres").corker;
 };
 
 /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
@@ -217,6 +218,7 @@ async function open(): Promise<State> {
       publisher: new postgres.Publisher(pool),
       unitSql: postgres.pgSql,
       lazyDb: postgres.lazyDb,
+      corker: postgres.corker,
     };
     return { client: client as unknown as PrismaClient, db, pg: pgState, slowMs };
   }
@@ -399,18 +401,23 @@ async function pgWriteUnit<T>(
   const guard = () => {
     if (timedOut) throw new Error("unit of work timed out after 30 s; its transaction is rolled back");
   };
+  const cork = p.corker(conn);
   let tx: Promise<Db> | undefined;
   const unit: PgUnit = new PgUnit(
     p.lazyDb(() => {
       tx ??= startPrisma(s, p, conn, unit);
       return tx;
     }),
-    p.unitSql(conn, guard),
+    p.unitSql(conn, () => {
+      guard();
+      cork();
+    }),
   );
   let broken: Error | undefined;
   try {
     // Not awaited before the unit's first statement, which the pipeline sends right behind it (one round
     // trip). A BEGIN fails only with its connection, and then so does every statement after it.
+    cork();
     const begin = conn.query("BEGIN");
     begin.catch(() => undefined);
     unit.result = await fn(unit);

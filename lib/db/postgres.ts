@@ -57,10 +57,34 @@ const param = (v: unknown) => (v instanceof Date ? v.toISOString() : v);
 
 type Queryable = Pick<pg.Pool, "query"> | Pick<pg.PoolClient, "query">;
 
-/** `u.sql` on a pool (reads: each statement takes a free connection) or on a unit's connection. */
-export function pgSql(on: Queryable, guard?: () => void): Sql {
+/**
+ * Hold `conn`'s socket writes until the end of this tick, so that the statements a unit issues together
+ * (BEGIN and the first statement; a `Promise.all`) leave in one write. Each write to a loopback socket
+ * costs a syscall that also runs the receiving side's network stack: ~35 % of the server's CPU on the
+ * messaging benchmark before this (BENCHMARKS.md, "PostgreSQL").
+ */
+export function corker(conn: pg.PoolClient): () => void {
+  const stream = (conn as unknown as { connection?: { stream?: { cork?(): void; uncork?(): void } } })
+    .connection?.stream;
+  let corked = false;
+  return () => {
+    if (corked || !stream?.cork || !stream.uncork) return;
+    corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      corked = false;
+      stream.uncork?.();
+    });
+  };
+}
+
+/**
+ * `u.sql` on a pool (reads: each statement takes a free connection) or on a unit's connection;
+ * `before` runs before each statement is sent (the unit's timeout check, `corker`).
+ */
+export function pgSql(on: Queryable, before?: () => void): Sql {
   const query = async <T>(sql: string, params: unknown[]) => {
-    guard?.();
+    before?.();
     const { text, name } = statement(sql);
     return (on as pg.Pool).query<T & pg.QueryResultRow>({ text, name, values: params.map(param) });
   };
