@@ -1,6 +1,6 @@
 // Blocked-calls benchmark (issue 15): many calls blocked at once on one instance, half `ask_user` waiting
-// for the owner, half `read_inbox` long-polls; how much memory they cost the server, and how soon each
-// returns once its answer (the owner's REST answer, or a message) is in.
+// for their leader (the goal's coordinator), half `read_inbox` long-polls; how much memory they cost the
+// server, and how soon each returns once its answer (answer_question, or a message) is in.
 //   npm run build && npm run bench:blocked -- [--db sqlite|postgres] [--calls 1000]
 // Each agent has its own key and SDK client; a call counts as blocked once it has sent its first progress
 // notification (so it waits inside the server). RSS is the server's process tree (VmRSS), measured after
@@ -64,6 +64,7 @@ type Blocked = {
   agent: Agent;
   kind: "ask" | "poll";
   blocked: boolean;
+  answerStartedAt?: number;
   answeredAt?: number;
   returnedAt?: number;
 };
@@ -79,14 +80,15 @@ async function main() {
   try {
     const token = await server.ownerToken();
     const owner = await mcpClient(server.url, token);
-    const goal = (
-      (
-        await owner.callTool({
-          name: "create_goal",
-          arguments: { title: "Blocked calls", description: "bench" },
-        })
-      ).structuredContent as { goal_id: number }
-    ).goal_id;
+    const made = await owner.callTool({
+      name: "create_goal",
+      arguments: { title: "Blocked calls", description: "Created by bench/blocked-calls.mts." },
+    });
+    if (made.isError) throw new Error(`create_goal: ${JSON.stringify(made.structuredContent)}`);
+    const { goal_id: goal, coordinator_agent_id: coordinatorId } = made.structuredContent as {
+      goal_id: number;
+      coordinator_agent_id: number;
+    };
     await owner.close();
     const { stdout } = await promisify(execFile)(
       process.execPath,
@@ -145,6 +147,13 @@ async function main() {
                 opts,
               );
         c.returnedAt = performance.now();
+        if (process.env.BENCH_DEBUG)
+          console.error(
+            c.kind,
+            c.agent.id,
+            Math.round((c.answeredAt ?? 0) - t0),
+            Math.round(c.returnedAt - t0),
+          );
         if (r.isError) throw new Error(JSON.stringify(r.structuredContent));
         if (c.kind === "poll" && (r.structuredContent as { messages: unknown[] }).messages.length === 0)
           throw new Error("long-poll returned empty");
@@ -163,7 +172,7 @@ async function main() {
       `bench: ${blocked} of ${calls.length} calls blocked after ${blockedAt} s; RSS ${round(rss0)} -> ${round(rss1)} MB`,
     );
 
-    // Answer them all: the owner answers the questions by REST, the sender messages the pollers.
+    // Answer them all: the coordinator answers the questions, the sender messages the pollers.
     const rest = async (method: string, p: string, body?: unknown) => {
       const r = await server.fetch(p, {
         method,
@@ -172,27 +181,46 @@ async function main() {
       });
       return { status: r.status, json: (await r.json()) as Record<string, unknown> };
     };
-    // The owner's list holds at most 500 questions a page: up to 1,000 calls, one page.
-    const pending = (await rest("GET", "/api/questions?status=pending&limit=500")).json.questions as {
-      qid: string;
-      asker: { agent_id: string };
-    }[];
-    const qidOf = new Map(pending.map((q) => [q.asker.agent_id, q.qid]));
+    // The agents' leader is the goal's coordinator: their questions wait in its inbox; it answers them with
+    // answer_question (one call each). Which call each qid belongs to: the owner's view of the question.
+    const coordinator = await mcpClient(server.url, await server.agentKey(String(coordinatorId)));
+    const qids: string[] = [];
+    for (let ack: number | undefined, k = 0; k < 1000; k++) {
+      const r = (await coordinator.callTool({ name: "read_inbox", arguments: { ack, limit: 100 } }))
+        .structuredContent as { messages: { kind: string; content: string }[]; ack: number };
+      ack = r.ack;
+      for (const m of r.messages) {
+        const qid = m.kind === "question" ? m.content.match(/qid=(q_\w+)/)?.[1] : undefined;
+        if (qid) qids.push(qid);
+      }
+      if (r.messages.length === 0) break;
+    }
+    const qidOf = new Map<string, string>();
+    await pool(qids, CONCURRENCY, async (qid) => {
+      const q = (await rest("GET", `/api/questions/${qid}`)).json as { asker?: { agent_id: string } };
+      if (q.asker) qidOf.set(q.asker.agent_id, qid);
+    });
+    if (process.env.BENCH_DEBUG) console.error(`${qids.length} questions, ${qidOf.size} mapped`);
     const tA = performance.now();
+    // A call's answer is in once the answering call has returned (its unit committed): latency from there.
+    // (The answering calls queue behind each other under load; from their start would count that too.)
     await pool(calls, CONCURRENCY, async (c) => {
-      c.answeredAt = performance.now();
+      c.answerStartedAt = performance.now();
       if (c.kind === "ask") {
         const qid = qidOf.get(c.agent.id);
         if (!qid) return void errors.push(`ask: no pending question for agent ${c.agent.id}`);
-        const r = await rest("POST", `/api/questions/${qid}/answer`, {
-          answers: [{ selected_labels: [], text: "Yes" }],
+        const r = await coordinator.callTool({
+          name: "answer_question",
+          arguments: { qid, answers: [{ selected_labels: [], text: "Yes" }], reason: "bench" },
         });
-        if (r.status !== 200) errors.push(`answer ${qid}: ${r.status} ${JSON.stringify(r.json)}`);
+        c.answeredAt = performance.now();
+        if (r.isError) errors.push(`answer ${qid}: ${JSON.stringify(r.structuredContent)}`);
       } else {
         const r = await sender.client.callTool({
           name: "send_message",
           arguments: { to: c.agent.id, content: "go" },
         });
+        c.answeredAt = performance.now();
         if (r.isError) errors.push(`send: ${JSON.stringify(r.structuredContent)}`);
       }
     });
@@ -204,6 +232,7 @@ async function main() {
         after.filter((c) => c.kind === k).map((c) => (c.returnedAt as number) - (c.answeredAt as number)),
       );
     const all = summary(after.map((c) => (c.returnedAt as number) - (c.answeredAt as number)));
+    const fromStart = summary(after.map((c) => (c.returnedAt as number) - (c.answerStartedAt as number)));
     const result = {
       date: new Date().toISOString(),
       config: {
@@ -217,6 +246,7 @@ async function main() {
       answer_seconds: answerSeconds,
       returned: after.length,
       return_after_answer_ms: { ask_user: lat("ask"), read_inbox: lat("poll"), all },
+      return_after_answering_call_started_ms: fromStart,
       errors: errors.length,
       error_samples: [...new Set(errors)].slice(0, 5),
     };
