@@ -30,8 +30,10 @@ import { migrate, sqliteFile } from "./migrate";
  * result, read or write, is released before the transaction it ran in has committed; if SQLite abandons
  * that transaction, every unit in it fails instead, and none of their after-commit effects runs.
  * A unit that holds the queue longer than SWITCHBOARD_SLOW_UNIT_MS is logged with its name.
- * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
- * `pg_notify` inside it, so they fire on commit and reach every instance.
+ * PostgreSQL (lib/db/postgres.ts): each write unit is its own BEGIN … COMMIT on a connection of a `pg`
+ * pool, `u.sql` runs on that connection directly (pipelined), Prisma joins the transaction when the unit
+ * uses `u.db`; its topics are published after COMMIT (this process at once, the other instances by one
+ * coalesced NOTIFY).
  *
  * The clients are never exported: nothing outside this module can bypass the lock.
  */
