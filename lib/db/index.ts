@@ -94,6 +94,13 @@ export type Unit = {
    * (files). An effect that throws is logged: the unit has committed and still succeeds.
    */
   afterCommit(effect: () => unknown): void;
+  /**
+   * Run `sql` as the unit's last statement, right before its COMMIT (PostgreSQL: sent with the COMMIT, in
+   * one round trip). For a statement that takes a hot row lock (the event log's per-goal sequence): the lock
+   * is then held while the server commits, not while this process gets round to sending the COMMIT. Its
+   * failure fails the unit. Nothing in the unit sees its effect; SQLite runs it at the end of the unit.
+   */
+  atCommit(sql: string, ...params: unknown[]): void;
 };
 export type ReadUnit = Pick<Unit, "db" | "sql">;
 
@@ -122,6 +129,11 @@ class WriteUnit implements Unit {
   afterCommit(effect: () => unknown): void {
     this.effects ??= [];
     this.effects.push(effect);
+  }
+  last: [string, unknown[]][] | undefined = undefined;
+  atCommit(sql: string, ...params: unknown[]): void {
+    this.last ??= [];
+    this.last.push([sql, params]);
   }
 }
 
@@ -354,6 +366,7 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string 
       q.tx.savepoint();
       try {
         const result = await fn(u);
+        if (u.last) for (const [sql, params] of u.last) await q.sql.run(sql, ...params);
         q.tx.release();
         if (u.topics) for (const topic of u.topics) batch.topics.add(topic);
         return [result, batch] as const;
@@ -426,7 +439,14 @@ async function pgWriteUnit<T>(
     await begin;
     await unit.endPrisma?.();
     guard();
-    await conn.query("COMMIT");
+    // The unit's last statements travel with the COMMIT. A COMMIT after a failed statement rolls back
+    // (and answers without an error), so each of them is checked: one failure fails the unit.
+    cork();
+    const last = (unit.last ?? []).map(([sql, params]) => unit.sql.run(sql, ...params));
+    const commit = conn.query("COMMIT");
+    const settled = await Promise.allSettled([...last, commit]);
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
   } catch (e) {
     await unit.endPrisma?.(e);
     await conn.query("ROLLBACK").catch((err: Error) => {

@@ -430,3 +430,26 @@ test(`${provider}: a topic wakes its waiters only once the unit has committed, a
     off();
   }
 });
+
+test(`${provider}: a unit's atCommit statement runs last, and its failure fails the unit`, async () => {
+  await db.write(async (u) => {
+    u.atCommit(`UPDATE "Skill" SET description = 'last' WHERE name = ?`, "at-commit-ok");
+    await insertSkill(u, "at-commit-ok");
+  });
+  const row = await db.read((r) =>
+    r.sql.get<{ description: string }>(`SELECT description FROM "Skill" WHERE name = ?`, "at-commit-ok"),
+  );
+  assert.equal(row?.description, "last", "it ran after the unit's own statements");
+  let effect = false;
+  await assert.rejects(
+    db.write(async (u) => {
+      await insertSkill(u, "at-commit-fail");
+      u.atCommit(`UPDATE "Skill" SET description = NULL WHERE name = ?`, "at-commit-fail"); // NOT NULL
+      u.afterCommit(() => {
+        effect = true;
+      });
+    }),
+  );
+  assert.equal(await committedElsewhere("at-commit-fail"), false);
+  assert.equal(effect, false);
+});

@@ -88,3 +88,38 @@ export async function appendEvents(u: Unit, goalId: number, events: Omit<NewEven
   if (n !== events.length) throw new Error(`appendEvents: goal ${goalId} does not exist`);
   u.notify(`goal:${goalId}`);
 }
+
+/**
+ * Hot paths (`send_message`, `read_inbox`): append `events` of one goal as the unit's last statement
+ * (`u.atCommit`). On PostgreSQL the sequence bump takes the goal's row lock, which every writer of the goal
+ * waits for until this transaction ends; sent with the COMMIT, the lock is held for the time the server
+ * takes to commit instead of a round trip to this process and back (the waits measured in BENCHMARKS.md,
+ * "PostgreSQL"). Nothing later in the unit sees these events. SQLite: appended at once, as `appendEvents`.
+ */
+export async function appendEventsAtCommit(u: Unit, goalId: number, events: Omit<NewEvent, "goalId">[]) {
+  if (events.length === 0) return;
+  if (!u.sql.postgres) return appendEvents(u, goalId, events);
+  const now = new Date();
+  u.atCommit(
+    // A missing goal fails the unit (an INSERT of no rows would not): 1 / 0 when fewer rows went in. Not a
+    // constant expression, so the planner cannot fold it.
+    `WITH g AS (UPDATE "Goal" SET "eventSeq" = "eventSeq" + ?::int, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq"),
+          ins AS (INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "teamId", "dataJson")
+            SELECT ?::int, g."eventSeq" - ?::int + e.ord::int, ?::timestamp(3), e.name, e."agentId", e."teamId", e."dataJson"
+            FROM g, unnest(?::text[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS e(name, "agentId", "teamId", "dataJson", ord)
+            RETURNING 1)
+     SELECT 1 / ((SELECT count(*) FROM ins)::int - ?::int + 1) AS ok`,
+    events.length,
+    now,
+    goalId,
+    goalId,
+    events.length,
+    now,
+    events.map((e) => e.name),
+    events.map((e) => e.agentId ?? null),
+    events.map((e) => e.teamId ?? null),
+    events.map((e) => JSON.stringify(e.data ?? {})),
+    events.length,
+  );
+  u.notify(`goal:${goalId}`);
+}

@@ -18,13 +18,11 @@ export type NewMessage = {
   kind?: string;
   content: string;
   meta?: Record<string, unknown>;
-  /** The message's uid, when the caller needs it before the insert (default: a new one). */
-  uid?: string;
 } & ({ recipientAgentId: number; channelId?: never } | { channelId: number; recipientAgentId?: never });
 
 /** Insert an inbox entry or a channel post; wakes the recipient's waiters and the goal's live views. */
 export async function insertMessage(u: Unit, m: NewMessage): Promise<{ id: number; uid: string }> {
-  const uid = m.uid ?? uuid();
+  const uid = uuid();
   const row = await u.sql.get<{ id: number }>(
     `INSERT INTO "Message" (uid, "goalId", "channelId", "recipientAgentId", "senderAgentId", "senderKind", kind, content, "metaJson", "createdAt")
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
 import { type SqlDate, toIso } from "@/lib/db/rows";
-import { appendEvents } from "@/lib/domain/events/append-event";
+import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-event";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
@@ -129,18 +129,20 @@ export async function readInbox(
   const take = () =>
     write(async (u) => {
       // Statements issued together run in the order issued (PostgreSQL: one round trip per group, the
-      // pipeline of lib/db): the SELECT sees the acknowledged messages consumed. The events come last,
-      // since their append holds the goal's row lock until commit (docs/database.md, "PostgreSQL").
+      // pipeline of lib/db): the SELECT sees the acknowledged messages consumed. The events go last, with
+      // the COMMIT: their append holds the goal's row lock until commit (docs/database.md, "PostgreSQL").
       const [events, rows] = await Promise.all([
         input.ack === undefined ? [] : consumeThrough(u, agent, input.ack),
         selectPending(u, agent.agentId, input.limit),
       ]);
       const taken = shape(rows, input.limit);
+      // A terminate sentinel appends more events: these stay first.
+      const terminating = taken.batch.some((m) => m.kind === "terminate");
       await Promise.all([
         markDelivered(u, agent.agentId, taken.lastFresh),
-        appendEvents(u, agent.goalId, events),
+        (terminating ? appendEvents : appendEventsAtCommit)(u, agent.goalId, events),
       ]);
-      if (taken.batch.some((m) => m.kind === "terminate")) await consumeTerminate(u, agent, "read");
+      if (terminating) await consumeTerminate(u, agent, "read");
       return taken;
     });
   let result = await take();

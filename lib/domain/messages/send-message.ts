@@ -3,11 +3,10 @@ import { write } from "@/lib/db";
 import { type SqlBool, type SqlInt, toBool, toInt } from "@/lib/db/rows";
 import { isTerminated } from "@/lib/domain/agents/terminated";
 import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
-import { appendEvent } from "@/lib/domain/events/append-event";
+import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-event";
 import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
-import { uuid } from "@/lib/ids";
 import { insertMessage } from "./insert-message";
 
 export const sendMessageInput = z.strictObject({
@@ -76,24 +75,23 @@ export async function sendMessage(
         details: { to: input.to, cap },
       });
     }
-    // The insert and the event go together (PostgreSQL: one round trip, run in this order).
-    const uid = uuid();
-    const [msg] = await Promise.all([
-      insertMessage(u, {
-        uid,
-        goalId: from.goalId,
-        recipientAgentId: to.id,
-        sender: { kind: "agent", agentId: from.agentId },
-        content: input.content,
-      }),
-      appendEvent(u, {
-        goalId: from.goalId,
-        name: "send_message",
-        agentId: from.agentId,
-        data: { message_id: uid, from: String(from.agentId), to: String(to.id) },
-      }),
-    ]);
-    if (to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested))) {
+    // The event goes with the COMMIT (PostgreSQL): its append holds the goal's row lock until commit.
+    const msg = await insertMessage(u, {
+      goalId: from.goalId,
+      recipientAgentId: to.id,
+      sender: { kind: "agent", agentId: from.agentId },
+      content: input.content,
+    });
+    const event = {
+      name: "send_message",
+      agentId: from.agentId,
+      data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
+    };
+    const responding =
+      to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested));
+    // A leader answering a review appends more events: this one stays first.
+    await (responding ? appendEvents : appendEventsAtCommit)(u, from.goalId, [event]);
+    if (responding) {
       await leaderResponded(u, {
         goalId: from.goalId,
         leaderId: from.agentId,
