@@ -1,10 +1,13 @@
 // MCP load benchmark: N agents with their own keys and SDK clients against a real `next start` server.
 //   npm run build && npm run bench -- [--agents 50] [--seconds 15] [--warmup 5] [--rounds 20]
+//   npm run bench -- --db postgres                 (the same phases on a fresh PostgreSQL database, issue 15)
+//   npm run bench -- --db postgres --instances 2   (two servers on one database behind bench/tcp-proxy.mjs;
+//                                                    the wake phase waits on instance B and sends through A)
 //   npm run bench -- --url http://127.0.0.1:3000 --keys keys.txt   (an already running server; one agent key a line)
 // Phase 1: whoami closed loop (the ceiling). Phase 2: send_message (ring i -> i+1) + read_inbox(ack) closed
 // loop, then every inbox is drained and delivery checked. Phase 3: wake latency of a waiting read_inbox.
 // Optional phase `usage` (`--phases whoami,usage`, issue 12): report_usage closed loop, against the whoami ceiling.
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -21,6 +24,8 @@ const { values: opt } = parseArgs({
     url: { type: "string" },
     keys: { type: "string" },
     phases: { type: "string", default: "whoami,messaging,wake" },
+    db: { type: "string", default: "sqlite" },
+    instances: { type: "string", default: "1" },
     "server-cpu-prof": { type: "string" },
   },
 });
@@ -30,8 +35,31 @@ const WARMUP = Number(opt.warmup);
 const ROUNDS = Number(opt.rounds);
 const CALL_TIMEOUT_MS = 30_000;
 const TARGETS = { ratio: 0.7, p99Ms: 100, wakeP50Ms: 20 };
+const DB = opt.db === "postgres" ? "postgres" : "sqlite";
+const INSTANCES = Number(opt.instances);
 
-type Agent = { id: string; client: Client };
+/**
+ * The processes whose CPU the report counts: the servers' process trees, the proxy (several instances),
+ * and on PostgreSQL the backends connected to the bench's database (listed at the start of each phase).
+ */
+const procs: { servers: number[]; proxy?: number; db: number[]; dbUrl?: string } = { servers: [], db: [] };
+
+async function listBackends(): Promise<number[]> {
+  if (!procs.dbUrl) return [];
+  const pg = (await import("pg")).default;
+  const c = new pg.Client({ connectionString: procs.dbUrl });
+  await c.connect();
+  try {
+    const r = await c.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+    );
+    return r.rows.map((x) => x.pid);
+  } finally {
+    await c.end();
+  }
+}
+
+type Agent = { id: string; client: Client; key?: string };
 type ToolResult = { isError?: boolean; structuredContent?: Record<string, unknown> };
 type InboxResult = { messages: { message_id: string; created_at: string }[]; ack: number; more: boolean };
 
@@ -64,7 +92,7 @@ async function call<T = Record<string, unknown>>(
  * CPU seconds used so far by this process, by the server's process tree (local server only) and by the
  * whole machine (Linux /proc), to tell when something else competes for the cores during a run.
  */
-function cpuSeconds(rootPid?: number): { client: number; server: number; machine: number } {
+function cpuSeconds(): { client: number; server: number; proxy: number; db: number; machine: number } {
   const u = process.cpuUsage();
   const ticks = (pid: number): number => {
     try {
@@ -83,7 +111,14 @@ function cpuSeconds(rootPid?: number): { client: number; server: number; machine
   const [, user, nice, system, , , irq, softirq, steal] =
     fs.readFileSync("/proc/stat", "utf8").split("\n")[0]?.split(/\s+/) ?? [];
   const machine = [user, nice, system, irq, softirq, steal].reduce((t, x) => t + Number(x ?? 0), 0) / 100;
-  return { client: (u.user + u.system) / 1e6, server: rootPid ? ticks(rootPid) / 100 : 0, machine };
+  const sum = (pids: number[]) => pids.reduce((t, p) => t + ticks(p), 0) / 100;
+  return {
+    client: (u.user + u.system) / 1e6,
+    server: sum(procs.servers),
+    proxy: procs.proxy ? sum([procs.proxy]) : 0,
+    db: sum(procs.db),
+    machine,
+  };
 }
 
 /**
@@ -91,11 +126,7 @@ function cpuSeconds(rootPid?: number): { client: number; server: number; machine
  * when it starts inside the window: the warm-up absorbs the opening of the connections (under load the server
  * accepts about one new connection per event-loop turn, so a burst of fresh connections waits seconds).
  */
-async function closedLoop(
-  agents: Agent[],
-  body: (a: Agent, i: number, rec: Recorder) => Promise<void>,
-  serverPid?: number,
-) {
+async function closedLoop(agents: Agent[], body: (a: Agent, i: number, rec: Recorder) => Promise<void>) {
   const lat = new Map<string, number[]>();
   const errors: string[] = [];
   const warmup = { calls: 0, errors: 0, max_ms: 0 };
@@ -126,18 +157,22 @@ async function closedLoop(
     while (running) await body(a, i, rec);
   });
   await sleep(WARMUP * 1000);
+  procs.db = await listBackends();
   recording = true;
-  const cpu0 = cpuSeconds(serverPid);
+  const cpu0 = cpuSeconds();
   const t0 = performance.now();
   await sleep(SECONDS * 1000);
   running = false;
   await Promise.all(loops);
   const elapsed = (performance.now() - t0) / 1000;
   recording = false;
-  const cpu1 = cpuSeconds(serverPid);
+  const cpu1 = cpuSeconds();
   const calls = [...lat.values()].reduce((n, l) => n + l.length, 0) + errors.length;
   const server = cpu1.server - cpu0.server; // 0 against --url: the server then counts as "other"
   const client = cpu1.client - cpu0.client;
+  const proxy = cpu1.proxy - cpu0.proxy;
+  const db = cpu1.db - cpu0.db;
+  const local = procs.servers.length > 0;
   return {
     seconds: round(elapsed, 2),
     calls,
@@ -147,26 +182,26 @@ async function closedLoop(
     warmup,
     latency_ms: Object.fromEntries([...lat].map(([k, v]) => [k, summary(v)])),
     cpu_pct: {
-      server: serverPid ? round((100 * server) / elapsed) : null,
+      server: local ? round((100 * server) / elapsed) : null,
       client: round((100 * client) / elapsed),
-      other: round((100 * (cpu1.machine - cpu0.machine - server - client)) / elapsed),
+      proxy: round((100 * proxy) / elapsed),
+      db: round((100 * db) / elapsed),
+      other: round((100 * (cpu1.machine - cpu0.machine - server - client - proxy - db)) / elapsed),
     },
     // Server CPU per call: unlike calls/s, hardly affected by other processes competing for the cores.
-    server_cpu_ms_per_call: serverPid ? round((1000 * server) / calls, 2) : null,
+    server_cpu_ms_per_call: local ? round((1000 * server) / calls, 2) : null,
+    // PostgreSQL: CPU of the database's backends per call (the bench database's connections only).
+    db_cpu_ms_per_call: procs.db.length > 0 ? round((1000 * db) / calls, 2) : null,
   };
 }
 type Recorder = <T>(tool: string, fn: () => Promise<T>) => Promise<T | undefined>;
 
-async function whoamiPhase(agents: Agent[], pid?: number) {
-  return closedLoop(
-    agents,
-    async (a, _i, rec) => void (await rec("whoami", () => call(a, "whoami", {}))),
-    pid,
-  );
+async function whoamiPhase(agents: Agent[]) {
+  return closedLoop(agents, async (a, _i, rec) => void (await rec("whoami", () => call(a, "whoami", {}))));
 }
 
 /** issue 12: report_usage closed loop (a unique idempotency key per call; list price from the price table). */
-async function usagePhase(agents: Agent[], pid?: number) {
+async function usagePhase(agents: Agent[]) {
   let n = 0;
   return closedLoop(
     agents,
@@ -180,11 +215,10 @@ async function usagePhase(agents: Agent[], pid?: number) {
           idempotency_key: `bench-${process.pid}-${++n}`,
         }),
       )),
-    pid,
   );
 }
 
-async function messagingPhase(agents: Agent[], pid?: number) {
+async function messagingPhase(agents: Agent[]) {
   const sent = new Set<string>();
   const received = new Map<string, number>();
   const acks = new Map<string, number>();
@@ -193,18 +227,14 @@ async function messagingPhase(agents: Agent[], pid?: number) {
     for (const m of r.messages) received.set(m.message_id, (received.get(m.message_id) ?? 0) + 1);
     acks.set(a.id, r.ack);
   };
-  const load = await closedLoop(
-    agents,
-    async (a, i, rec) => {
-      const to = agents[(i + 1) % agents.length] as Agent;
-      const s = await rec("send_message", () =>
-        call<{ message_id: string }>(a, "send_message", { to: to.id, content: `bench ${a.id}->${to.id}` }),
-      );
-      if (s) sent.add(s.message_id);
-      take(a, await rec("read_inbox", () => call<InboxResult>(a, "read_inbox", { ack: acks.get(a.id) })));
-    },
-    pid,
-  );
+  const load = await closedLoop(agents, async (a, i, rec) => {
+    const to = agents[(i + 1) % agents.length] as Agent;
+    const s = await rec("send_message", () =>
+      call<{ message_id: string }>(a, "send_message", { to: to.id, content: `bench ${a.id}->${to.id}` }),
+    );
+    if (s) sent.add(s.message_id);
+    take(a, await rec("read_inbox", () => call<InboxResult>(a, "read_inbox", { ack: acks.get(a.id) })));
+  });
   // Drain: read every inbox until empty; the last (empty) read acknowledges everything.
   for (const a of agents) {
     for (let k = 0; k < 1000; k++) {
@@ -222,6 +252,20 @@ async function messagingPhase(agents: Agent[], pid?: number) {
 }
 
 /** K rounds: one agent already waits in read_inbox, another sends to it; time until the wait returns. */
+/** Several instances: the server URLs, so that the wake phase can wait on B and send through A. */
+let instanceUrls: string[] = [];
+/** Clients the wake phase opened on one instance each (closed at the end). */
+const wakeClients: Agent[] = [];
+
+/** `a` with its own client on instance `i` (several instances), else `a`. */
+async function on(a: Agent, i: number): Promise<Agent> {
+  const url = instanceUrls[i];
+  if (!url || !a.key) return a;
+  const direct = { id: a.id, key: a.key, client: await mcpClient(url, a.key) };
+  wakeClients.push(direct);
+  return direct;
+}
+
 async function wakePhase(agents: Agent[]) {
   const total: number[] = [];
   const sendToCreate: number[] = [];
@@ -229,8 +273,9 @@ async function wakePhase(agents: Agent[]) {
   const errors: string[] = [];
   const acks = new Map<string, number>();
   for (let r = 0; r < ROUNDS; r++) {
-    const waiter = agents[(2 * r) % agents.length] as Agent;
-    const sender = agents[(2 * r + 1) % agents.length] as Agent;
+    // Several instances: the waiter long-polls on instance B, the message is sent through instance A.
+    const waiter = await on(agents[(2 * r) % agents.length] as Agent, 1);
+    const sender = await on(agents[(2 * r + 1) % agents.length] as Agent, 0);
     try {
       const waiting = call<InboxResult>(
         waiter,
@@ -273,7 +318,7 @@ async function wakePhase(agents: Agent[]) {
 }
 
 /** N agents of one fresh goal on a fresh server, registered by bench/create-agents.mts in one process. */
-async function setupLocal(server: TestServer, n: number): Promise<Agent[]> {
+async function setupLocal(server: TestServer, n: number, url = server.url): Promise<Agent[]> {
   const owner = await mcpClient(server.url, await server.ownerToken());
   const goal = await call<{ goal_id: number }>({ id: "owner", client: owner }, "create_goal", {
     title: "Benchmark goal",
@@ -292,7 +337,11 @@ async function setupLocal(server: TestServer, n: number): Promise<Agent[]> {
   );
   const created = JSON.parse(stdout) as { agent_id: number; api_key: string }[];
   return Promise.all(
-    created.map(async (a) => ({ id: String(a.agent_id), client: await mcpClient(server.url, a.api_key) })),
+    created.map(async (a) => ({
+      id: String(a.agent_id),
+      key: a.api_key,
+      client: await mcpClient(url, a.api_key),
+    })),
   );
 }
 
@@ -309,30 +358,56 @@ async function setupRemote(url: string, keysFile: string): Promise<Agent[]> {
   );
 }
 
-function serverPid(): number | undefined {
-  // The `next start` child of this process (the CLI children are gone once setup is over).
+/** This process's children (servers, the proxy; the CLI children are gone once setup is over). */
+function children(): number[] {
   try {
-    const kids = fs
+    return fs
       .readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, "utf8")
       .trim()
-      .split(/\s+/);
-    return kids[0] ? Number(kids[0]) : undefined;
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
-    return undefined;
+    return [];
   }
+}
+
+/** Start a child that spawns after `start` resolves, and return its pid (the one child that is new). */
+async function newChild<T>(start: () => Promise<T>): Promise<[T, number | undefined]> {
+  const before = new Set(children());
+  const r = await start();
+  return [r, children().find((p) => !before.has(p))];
+}
+
+/** Start bench/tcp-proxy.mjs in front of `targets`; resolves once it listens. */
+async function startProxy(targets: string[]): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "tcp-proxy.mjs"), "0", ...targets], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const port = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (d) => {
+      const m = String(d).match(/ready (\d+)/);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.once("exit", (code) => reject(new Error(`proxy exited (${code})`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, child };
 }
 
 async function main() {
   const phases = new Set(opt.phases.split(","));
   const limitMs = (120 + 2 * (WARMUP + SECONDS) + ROUNDS * 12 + N) * 1000;
   const profDir = opt["server-cpu-prof"] && path.resolve(opt["server-cpu-prof"]);
-  let server: TestServer | undefined;
-  let pid: number | undefined;
+  const servers: TestServer[] = [];
+  let proxy: ChildProcess | undefined;
   let agents: Agent[] = [];
   const stop = async () => {
-    await Promise.allSettled(agents.map((a) => a?.client.close()));
-    if (profDir && pid) await endGracefully(pid); // the profile is written on a normal exit only
-    await server?.stop();
+    await Promise.allSettled([...agents, ...wakeClients].map((a) => a?.client.close()));
+    proxy?.kill();
+    // the profile is written on a normal exit only
+    if (profDir) await Promise.all(procs.servers.map((p) => endGracefully(p)));
+    // The first server owns the database: stop it last.
+    for (const s of [...servers].reverse()) await s.stop();
   };
   const watchdog = setTimeout(() => {
     console.error(`bench: time limit of ${limitMs / 1000} s exceeded`);
@@ -352,18 +427,34 @@ async function main() {
       const env: Record<string, string> = profDir
         ? { NODE_OPTIONS: preload.trim(), CPU_PROF_DIR: profDir }
         : {};
-      server = await startServer({ provider: "sqlite", env });
-      pid = serverPid();
-      agents = await setupLocal(server, N);
+      for (let i = 0; i < INSTANCES; i++) {
+        const [s, pid] = await newChild(() =>
+          startServer({ provider: DB, env, shareDatabaseWith: servers[0] }),
+        );
+        servers.push(s);
+        if (pid) procs.servers.push(pid);
+      }
+      const first = servers[0] as TestServer;
+      if (DB === "postgres") procs.dbUrl = first.env.DATABASE_URL;
+      let url = first.url;
+      if (servers.length > 1) {
+        const p = await startProxy(servers.map((s) => new URL(s.url).host));
+        proxy = p.child;
+        procs.proxy = p.child.pid;
+        url = p.url;
+        instanceUrls = servers.map((s) => s.url);
+      }
+      agents = await setupLocal(first, N, url);
     }
     console.error(
-      `bench: ${agents.length} agents ready in ${round((Date.now() - t) / 1000)} s (server pid ${pid})`,
+      `bench: ${agents.length} agents ready in ${round((Date.now() - t) / 1000)} s on ${DB}, ` +
+        `${servers.length || "remote"} instance(s) (server pids ${procs.servers.join(", ")})`,
     );
-    const whoami = phases.has("whoami") ? await whoamiPhase(agents, pid) : undefined;
+    const whoami = phases.has("whoami") ? await whoamiPhase(agents) : undefined;
     if (whoami) console.error(`bench: whoami ${whoami.calls_per_s} calls/s`);
-    const usage = phases.has("usage") ? await usagePhase(agents, pid) : undefined;
+    const usage = phases.has("usage") ? await usagePhase(agents) : undefined;
     if (usage) console.error(`bench: report_usage ${usage.calls_per_s} calls/s`);
-    const messaging = phases.has("messaging") ? await messagingPhase(agents, pid) : undefined;
+    const messaging = phases.has("messaging") ? await messagingPhase(agents) : undefined;
     if (messaging) console.error(`bench: messaging ${messaging.calls_per_s} calls/s`);
     const wake = phases.has("wake") ? await wakePhase(agents) : undefined;
     const ratio = whoami && messaging ? round(messaging.calls_per_s / whoami.calls_per_s, 2) : undefined;
@@ -397,6 +488,9 @@ async function main() {
     const result = {
       date: new Date().toISOString(),
       config: {
+        db: DB,
+        instances: servers.length || null,
+        loadavg: fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "),
         agents: agents.length,
         seconds: SECONDS,
         warmup: WARMUP,
@@ -440,8 +534,9 @@ type Phase = {
   calls_per_s: number;
   errors: number;
   error_samples: string[];
-  cpu_pct: { server: number | null; client: number; other: number };
+  cpu_pct: { server: number | null; client: number; proxy: number; db: number; other: number };
   server_cpu_ms_per_call: number | null;
+  db_cpu_ms_per_call: number | null;
   warmup: { calls: number; errors: number; max_ms: number };
 };
 type Latency = { n: number; p50: number; p99: number; max: number };
@@ -463,8 +558,8 @@ function printTable(r: {
       "p99 ms",
       "max ms",
       "errors",
-      "cpu % server/bench/other",
-      "server cpu ms/call",
+      "cpu % server/db/proxy/bench/other",
+      "cpu ms/call server/db",
     ],
   ];
   for (const [name, ph] of [
@@ -473,8 +568,9 @@ function printTable(r: {
     ["messaging", r.messaging],
   ] as const) {
     for (const [tool, l] of Object.entries(ph?.latency_ms ?? {})) {
-      const cpu = ph ? `${ph.cpu_pct.server ?? "n/a"}/${ph.cpu_pct.client}/${ph.cpu_pct.other}` : "";
-      const perCall = ph?.server_cpu_ms_per_call ?? "n/a";
+      const c = ph?.cpu_pct;
+      const cpu = c ? `${c.server ?? "n/a"}/${c.db}/${c.proxy}/${c.client}/${c.other}` : "";
+      const perCall = `${ph?.server_cpu_ms_per_call ?? "n/a"}/${ph?.db_cpu_ms_per_call ?? "n/a"}`;
       rows.push([
         name,
         tool,

@@ -118,6 +118,9 @@ const schema = z.object({
   SWITCHBOARD_NOTIFY_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
   /** How long a link or button in a notification can act (single use), in seconds. */
   SWITCHBOARD_NOTIFY_ACTION_TTL_S: z.coerce.number().int().positive().default(14_400),
+  // issue 15: PostgreSQL mode (docs/database.md)
+  /** PostgreSQL: connections this process keeps to the database (the pool every unit of work shares). */
+  SWITCHBOARD_PG_POOL: z.coerce.number().int().min(2).max(200).default(10),
 });
 
 export type Env = z.infer<typeof schema>;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { EventEmitter } from "node:events";
 import pg from "pg";
 import { env, isPostgres } from "@/lib/env";
@@ -8,7 +9,9 @@ import { env, isPostgres } from "@/lib/env";
  *
  * Topics: `agent:<id>` (inbox), `goal:<id>` (events, messages of a goal).
  * SQLite: in-process. PostgreSQL: `LISTEN switchboard`, so a write on one instance wakes a waiter on
- * another; `pg_notify` is issued inside the writing transaction (see lib/db), so it fires on commit.
+ * another. lib/db publishes a unit's topics after its COMMIT: this process's waiters at once, the other
+ * instances by one NOTIFY per batch of topics (payload: the sender's origin, then one topic a line; a
+ * listener skips its own origin's). A payload without a line break is one topic (older senders).
  */
 export const PG_CHANNEL = "switchboard";
 
@@ -17,6 +20,8 @@ type Bus = {
   /** Set by `drain()` at shutdown: every wait returns at once, and new ones do not start waiting. */
   draining?: boolean;
   listener?: Promise<pg.Client | undefined>;
+  /** This process's name in NOTIFY payloads. */
+  origin: string;
 };
 
 const g = globalThis as unknown as { __switchboardBus?: Bus };
@@ -25,7 +30,7 @@ function bus(): Bus {
   if (!g.__switchboardBus) {
     const emitter = new EventEmitter();
     emitter.setMaxListeners(0);
-    g.__switchboardBus = { emitter };
+    g.__switchboardBus = { emitter, origin: `${process.pid}-${randomUUID().slice(0, 8)}` };
   }
   return g.__switchboardBus;
 }
@@ -35,10 +40,22 @@ export function emitLocal(topic: string): void {
   bus().emitter.emit(topic);
 }
 
+/** The origin this process puts in front of the topics it publishes through NOTIFY. */
+export function publishOrigin(): string {
+  return bus().origin;
+}
+
+/** A NOTIFY payload heard on PG_CHANNEL: wake the local subscribers of its topics, unless we sent it. */
+function heard(payload: string): void {
+  const lines = payload.split("\n");
+  if (lines.length === 1) emitLocal(payload);
+  else if (lines[0] !== bus().origin) for (let i = 1; i < lines.length; i++) emitLocal(lines[i] as string);
+}
+
 async function startListener(url: string): Promise<pg.Client | undefined> {
   const client = new pg.Client({ connectionString: url });
   client.on("notification", (n) => {
-    if (n.channel === PG_CHANNEL && n.payload) emitLocal(n.payload);
+    if (n.channel === PG_CHANNEL && n.payload) heard(n.payload);
   });
   client.on("error", () => {
     // The connection died: waiters fall back to their database re-checks; try again later.

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import fs from "node:fs";
 import path from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
-import { emitLocal, PG_CHANNEL } from "@/lib/bus";
+import { emitLocal } from "@/lib/bus";
 import { env, isPostgres } from "@/lib/env";
 import { logger } from "@/lib/log";
 import type { Prisma, PrismaClient } from "./generated/sqlite/client";
@@ -30,8 +30,10 @@ import { migrate, sqliteFile } from "./migrate";
  * result, read or write, is released before the transaction it ran in has committed; if SQLite abandons
  * that transaction, every unit in it fails instead, and none of their after-commit effects runs.
  * A unit that holds the queue longer than SWITCHBOARD_SLOW_UNIT_MS is logged with its name.
- * PostgreSQL: each write unit is its own interactive transaction on the pool; notifications are
- * `pg_notify` inside it, so they fire on commit and reach every instance.
+ * PostgreSQL (lib/db/postgres.ts): each write unit is its own BEGIN … COMMIT on a connection of a `pg`
+ * pool, `u.sql` runs on that connection directly (pipelined), Prisma joins the transaction when the unit
+ * uses `u.db`; its topics are published after COMMIT (this process at once, the other instances by one
+ * coalesced NOTIFY).
  *
  * The clients are never exported: nothing outside this module can bypass the lock.
  */
@@ -92,6 +94,13 @@ export type Unit = {
    * (files). An effect that throws is logged: the unit has committed and still succeeds.
    */
   afterCommit(effect: () => unknown): void;
+  /**
+   * Run `sql` as the unit's last statement, right before its COMMIT (PostgreSQL: sent with the COMMIT, in
+   * one round trip). For a statement that takes a hot row lock (the event log's per-goal sequence): the lock
+   * is then held while the server commits, not while this process gets round to sending the COMMIT. Its
+   * failure fails the unit. Nothing in the unit sees its effect; SQLite runs it at the end of the unit.
+   */
+  atCommit(sql: string, ...params: unknown[]): void;
 };
 export type ReadUnit = Pick<Unit, "db" | "sql">;
 
@@ -100,6 +109,7 @@ type State = {
   /** The same client, as units see it. */
   db: Db;
   sqlite?: SqliteQueue;
+  pg?: PgState;
   /** SWITCHBOARD_SLOW_UNIT_MS. */
   slowMs: number;
 };
@@ -119,6 +129,11 @@ class WriteUnit implements Unit {
   afterCommit(effect: () => unknown): void {
     this.effects ??= [];
     this.effects.push(effect);
+  }
+  last: [string, unknown[]][] | undefined = undefined;
+  atCommit(sql: string, ...params: unknown[]): void {
+    this.last ??= [];
+    this.last.push([sql, params]);
   }
 }
 
@@ -151,6 +166,18 @@ const trackedNames =
 const unitName = (name: string | undefined) => name ?? currentName ?? trackedNames?.getStore();
 
 const g = globalThis as unknown as { __switchboardDoor?: Promise<Door> };
+
+/** PostgreSQL only (lib/db/postgres.ts): the pool, `u.sql` of reads, wake-ups after commit. */
+type PgState = {
+  pool: import("pg").Pool;
+  adoptions: import("./postgres").Adoptions;
+  /** `u.sql` of read units: each statement on a free connection of the pool. */
+  sql: Sql;
+  publisher: import("./postgres").Publisher;
+  unitSql: typeof import("./postgres").pgSql;
+  lazyDb: typeof import("./postgres").lazyDb;
+  corker: typeof import("./postgres").corker;
+};
 
 /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
 type SqliteQueue = {
@@ -187,12 +214,27 @@ async function open(): Promise<State> {
   const slowMs = env().SWITCHBOARD_SLOW_UNIT_MS;
   await migrate(url);
   if (isPostgres(url)) {
-    const [{ PrismaClient: PgClient }, { PrismaPg }] = await Promise.all([
+    const [{ PrismaClient: PgClient }, { PrismaPg }, postgres] = await Promise.all([
       import("./generated/postgres/client"),
       import("@prisma/adapter-pg"),
+      import("./postgres"),
     ]);
-    const client = new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) });
-    return { client: client as unknown as PrismaClient, db: client as unknown as Db, slowMs };
+    const pool = postgres.createPool(url, env().SWITCHBOARD_PG_POOL);
+    const factory = new PrismaPg(pool);
+    const adoptions = new postgres.Adoptions();
+    adoptions.install(factory);
+    const client = new PgClient({ adapter: factory });
+    const db = client as unknown as Db;
+    const pgState: PgState = {
+      pool,
+      adoptions,
+      sql: postgres.pgSql(pool),
+      publisher: new postgres.Publisher(pool),
+      unitSql: postgres.pgSql,
+      lazyDb: postgres.lazyDb,
+      corker: postgres.corker,
+    };
+    return { client: client as unknown as PrismaClient, db, pg: pgState, slowMs };
   }
   const [{ PrismaClient: SqliteClient }, { PrismaBetterSqlite3 }] = await Promise.all([
     import("./generated/sqlite/client"),
@@ -228,7 +270,9 @@ function door(): Promise<Door> {
       disconnect: async () => {
         const q = s.sqlite;
         if (q) await serialized(q, async () => q.batch && endBatch(q, q.batch));
+        await s.pg?.publisher.drain();
         await s.client.$disconnect();
+        await s.pg?.pool.end();
       },
     }),
     (e) => {
@@ -292,21 +336,6 @@ function sqliteSql(raw: BetterSqlite3.Database): Sql {
   };
 }
 
-function postgresSql(db: Db): Sql {
-  const numbered = (sql: string) => {
-    let i = 0;
-    return sql.replace(/\?/g, () => `$${++i}`);
-  };
-  return {
-    postgres: true,
-    all: async <T>(sql: string, ...params: unknown[]) =>
-      (await db.$queryRawUnsafe(numbered(sql), ...params)) as T[],
-    get: async <T>(sql: string, ...params: unknown[]) =>
-      ((await db.$queryRawUnsafe(numbered(sql), ...params)) as T[])[0],
-    run: async (sql: string, ...params: unknown[]) => db.$executeRawUnsafe(numbered(sql), ...params),
-  };
-}
-
 /** Run `fn` as one write unit; `name` labels it in the slow-unit log (default: the surface's label). */
 export async function write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T> {
   const label = unitName(name); // before the first await: the caller's label
@@ -323,25 +352,11 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string 
   const q = s.sqlite;
   let unit: WriteUnit | undefined;
   let result: T;
-  if (!q) {
-    result = await s.client.$transaction(
-      async (tx) => {
-        const start = performance.now();
-        try {
-          const db = tx as unknown as Db;
-          unit = new WriteUnit(db, postgresSql(db));
-          const result = await fn(unit);
-          if (unit.topics) {
-            for (const topic of unit.topics) await db.$executeRaw`SELECT pg_notify(${PG_CHANNEL}, ${topic})`;
-          }
-          return result;
-        } finally {
-          held(s, start, "write", name);
-        }
-      },
-      { maxWait: 10_000, timeout: 30_000 },
-    );
-  } else {
+  if (s.pg) {
+    const done = await pgWriteUnit(s, s.pg, fn, name);
+    unit = done;
+    result = done.result as T;
+  } else if (q) {
     const u = new WriteUnit(s.db, q.sql);
     unit = u;
     let batch: Batch;
@@ -351,6 +366,7 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string 
       q.tx.savepoint();
       try {
         const result = await fn(u);
+        if (u.last) for (const [sql, params] of u.last) await q.sql.run(sql, ...params);
         q.tx.release();
         if (u.topics) for (const topic of u.topics) batch.topics.add(topic);
         return [result, batch] as const;
@@ -368,9 +384,108 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string 
       }
     });
     await batch.committed;
-  }
+  } else throw new Error("no database");
   if (unit?.effects) await runEffects(unit.effects, name);
   return result;
+}
+
+/** A write unit that ran on PostgreSQL: its result, topics and effects. */
+class PgUnit extends WriteUnit {
+  result: unknown;
+  /** Ends the unit's Prisma transaction, if it started one (`error`: the unit failed). */
+  endPrisma?: (error?: unknown) => Promise<void>;
+}
+
+/**
+ * PostgreSQL write unit: BEGIN … COMMIT on one pool connection, `u.sql` straight on it, Prisma joining it
+ * on first use of `u.db` (lib/db/postgres.ts). Its topics are published after COMMIT; a unit still running
+ * after 30 s (Prisma's former transaction timeout) fails at its next statement and rolls back.
+ */
+async function pgWriteUnit<T>(
+  s: State,
+  p: PgState,
+  fn: (u: Unit) => Promise<T>,
+  name: string | undefined,
+): Promise<PgUnit> {
+  const conn = await p.pool.connect();
+  const start = performance.now();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+  }, 30_000);
+  const guard = () => {
+    if (timedOut) throw new Error("unit of work timed out after 30 s; its transaction is rolled back");
+  };
+  const cork = p.corker(conn);
+  let tx: Promise<Db> | undefined;
+  const unit: PgUnit = new PgUnit(
+    p.lazyDb(() => {
+      tx ??= startPrisma(s, p, conn, unit);
+      return tx;
+    }),
+    p.unitSql(conn, () => {
+      guard();
+      cork();
+    }),
+  );
+  let broken: Error | undefined;
+  try {
+    // Not awaited before the unit's first statement, which the pipeline sends right behind it (one round
+    // trip). A BEGIN fails only with its connection, and then so does every statement after it.
+    cork();
+    const begin = conn.query("BEGIN");
+    begin.catch(() => undefined);
+    unit.result = await fn(unit);
+    await begin;
+    await unit.endPrisma?.();
+    guard();
+    // The unit's last statements travel with the COMMIT. A COMMIT after a failed statement rolls back
+    // (and answers without an error), so each of them is checked: one failure fails the unit.
+    cork();
+    const last = (unit.last ?? []).map(([sql, params]) => unit.sql.run(sql, ...params));
+    const commit = conn.query("COMMIT");
+    const settled = await Promise.allSettled([...last, commit]);
+    const failed = settled.find((r) => r.status === "rejected");
+    if (failed) throw (failed as PromiseRejectedResult).reason;
+  } catch (e) {
+    await unit.endPrisma?.(e);
+    await conn.query("ROLLBACK").catch((err: Error) => {
+      broken = err; // the connection is unusable: the pool drops it
+    });
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    conn.release(broken);
+    held(s, start, "write", name);
+  }
+  if (unit.topics) p.publisher.publish(unit.topics);
+  return unit;
+}
+
+/** Start the unit's Prisma transaction on its connection (lib/db/postgres.ts, `Adoptions`). */
+function startPrisma(s: State, p: PgState, conn: import("pg").PoolClient, unit: PgUnit): Promise<Db> {
+  const id = p.adoptions.register(conn);
+  let finish!: (error?: unknown) => void;
+  const finished = new Promise<void>((resolve, reject) => {
+    finish = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  return new Promise<Db>((resolve, reject) => {
+    const done = s.client
+      .$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe(p.adoptions.marker(id));
+          resolve(tx as unknown as Db);
+          await finished;
+        },
+        { maxWait: 10_000, timeout: 30_000 },
+      )
+      .catch(reject)
+      .finally(() => p.adoptions.release(id));
+    unit.endPrisma = async (error) => {
+      finish(error);
+      await done.catch(() => undefined);
+    };
+  });
 }
 
 /** The after-commit effects of a committed unit, in order. A failure is logged, never thrown. */
@@ -388,7 +503,7 @@ async function readUnit<T>(s: State, fn: (u: ReadUnit) => Promise<T>, name: stri
   const q = s.sqlite;
   if (!q) {
     const start = performance.now();
-    const result = await fn({ db: s.db, sql: postgresSql(s.db) });
+    const result = await fn({ db: s.db, sql: (s.pg as PgState).sql });
     held(s, start, "read", name);
     return result;
   }
@@ -458,7 +573,9 @@ export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts =
     try {
       return await fn();
     } catch (e) {
-      if (i >= attempts || (e as { code?: string }).code !== "P2002") throw e;
+      // P2002: Prisma's; 23505: PostgreSQL's own, from `u.sql` (lib/db/postgres.ts).
+      const code = (e as { code?: string }).code;
+      if (i >= attempts || (code !== "P2002" && code !== "23505")) throw e;
     }
   }
 }

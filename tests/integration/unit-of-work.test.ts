@@ -343,3 +343,113 @@ test(`${provider}: a remove_plan whose group commit fails leaves the file in pla
   assert.ok(fs.existsSync(declared.plan_path), "the plan file keeps its name");
   assert.equal(fs.existsSync(declared.plan_path.replace(/\.json$/, ".removed.json")), false);
 });
+
+// issue 15: on PostgreSQL `u.sql` runs on the unit's own connection and Prisma joins that transaction
+// on first use of `u.db`; both must commit or roll back as one, on both providers.
+const insertSkill = (u: import("@/lib/db").Unit, name: string) =>
+  u.sql.run(
+    `INSERT INTO "Skill" (name, description, "systemPrompt", "createdAt", "updatedAt") VALUES (?, 'd', 'p', ?, ?)`,
+    name,
+    new Date(),
+    new Date(),
+  );
+
+test(`${provider}: u.sql and u.db in one unit see each other and commit or roll back together`, async () => {
+  await assert.rejects(
+    db.write(async (u) => {
+      await insertSkill(u, "mixed-sql-fail");
+      await u.db.skill.create({ data: skillRow("mixed-db-fail") });
+      const seen = await u.db.skill.findUnique({ where: { name: "mixed-sql-fail" } });
+      assert.equal(seen?.name, "mixed-sql-fail", "Prisma sees the unit's own SQL write");
+      throw new Error("unit failed");
+    }),
+    /unit failed/,
+  );
+  assert.equal(await committedElsewhere("mixed-sql-fail"), false);
+  assert.equal(await committedElsewhere("mixed-db-fail"), false);
+
+  const names = await db.write(async (u) => {
+    await u.db.skill.create({ data: skillRow("mixed-db-ok") });
+    await insertSkill(u, "mixed-sql-ok");
+    const rows = await u.sql.all<{ name: string }>(
+      `SELECT name FROM "Skill" WHERE name IN (?, ?) ORDER BY name`,
+      "mixed-db-ok",
+      "mixed-sql-ok",
+    );
+    return rows.map((r) => r.name);
+  });
+  assert.deepEqual(names, ["mixed-db-ok", "mixed-sql-ok"], "SQL sees the unit's own Prisma write");
+  assert.equal(await committedElsewhere("mixed-db-ok"), true);
+  assert.equal(await committedElsewhere("mixed-sql-ok"), true);
+});
+
+test(`${provider}: statements issued together run in the order issued, and a failure among them fails the unit`, async () => {
+  const rows = await db.write(async (u) => {
+    const insert = (name: string) => insertSkill(u, name);
+    const [, , seen] = await Promise.all([
+      insert("together-1"),
+      insert("together-2"),
+      u.sql.all<{ name: string }>(`SELECT name FROM "Skill" WHERE name LIKE 'together-%' ORDER BY name`),
+    ]);
+    return seen.map((r) => r.name);
+  });
+  assert.deepEqual(rows, ["together-1", "together-2"]);
+  await assert.rejects(
+    db.write(async (u) => {
+      const insert = (name: string) => insertSkill(u, name);
+      await Promise.all([insert("together-3"), insert("together-1"), insert("together-4")]);
+    }),
+  );
+  assert.equal(await committedElsewhere("together-3"), false);
+  assert.equal(await committedElsewhere("together-4"), false);
+});
+
+test(`${provider}: a topic wakes its waiters only once the unit has committed, and a failed unit's never`, async () => {
+  const { subscribe } = await import("@/lib/bus");
+  const wakes: boolean[] = [];
+  const checks: Promise<void>[] = [];
+  const off = subscribe("test:wake-after-commit", () => {
+    checks.push(committedElsewhere("wake-after-commit").then((v) => void wakes.push(v)));
+  });
+  try {
+    await assert.rejects(
+      db.write(async (u) => {
+        u.notify("test:wake-after-commit");
+        throw new Error("unit failed");
+      }),
+    );
+    await db.write(async (u) => {
+      u.notify("test:wake-after-commit");
+      await u.db.skill.create({ data: skillRow("wake-after-commit") });
+      await new Promise((r) => setTimeout(r, 50)); // a woken waiter would look now
+    });
+    for (let i = 0; i < 100 && checks.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await Promise.all(checks);
+    assert.deepEqual(wakes, [true], "one wake-up, after the commit");
+  } finally {
+    off();
+  }
+});
+
+test(`${provider}: a unit's atCommit statement runs last, and its failure fails the unit`, async () => {
+  await db.write(async (u) => {
+    u.atCommit(`UPDATE "Skill" SET description = 'last' WHERE name = ?`, "at-commit-ok");
+    await insertSkill(u, "at-commit-ok");
+  });
+  const row = await db.read((r) =>
+    r.sql.get<{ description: string }>(`SELECT description FROM "Skill" WHERE name = ?`, "at-commit-ok"),
+  );
+  assert.equal(row?.description, "last", "it ran after the unit's own statements");
+  let effect = false;
+  await assert.rejects(
+    db.write(async (u) => {
+      await insertSkill(u, "at-commit-fail");
+      u.atCommit(`UPDATE "Skill" SET description = NULL WHERE name = ?`, "at-commit-fail"); // NOT NULL
+      u.afterCommit(() => {
+        effect = true;
+      });
+    }),
+  );
+  assert.equal(await committedElsewhere("at-commit-fail"), false);
+  assert.equal(effect, false);
+});

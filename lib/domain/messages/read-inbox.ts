@@ -2,7 +2,7 @@ import { z } from "zod";
 import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
 import { type SqlDate, toIso } from "@/lib/db/rows";
-import { appendEvent } from "@/lib/domain/events/append-event";
+import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-event";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
@@ -52,33 +52,31 @@ type Row = {
   deliveredAt: SqlDate | null;
 };
 
-/** Mark delivered messages up to `ack` consumed, recording one `agent_input` event each. */
+/**
+ * Mark delivered messages up to `ack` consumed; returns their `agent_input` events, which the caller
+ * appends last (the append takes the goal's row lock until commit: docs/database.md, "PostgreSQL").
+ */
 async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number }, ack: number) {
-  const consumed = await u.sql.all<{ uid: string }>(
+  const consumed = await u.sql.all<{ id: number; uid: string }>(
     `UPDATE "Message" SET "consumedAt" = ?
      WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NOT NULL AND id <= ?
-     RETURNING uid`,
+     RETURNING id, uid`,
     new Date(),
     agent.agentId,
     ack,
   );
-  for (const m of consumed) {
-    await appendEvent(u, {
-      goalId: agent.goalId,
-      name: "agent_input",
-      agentId: agent.agentId,
-      data: { message_id: m.uid },
-    });
-  }
+  // RETURNING has no order of its own: the events follow the messages' order.
+  consumed.sort((a, b) => Number(a.id) - Number(b.id));
+  return consumed.map((m) => ({
+    name: "agent_input",
+    agentId: agent.agentId,
+    data: { message_id: m.uid },
+  }));
 }
 
-/** Hand out the oldest pending messages, marking them delivered (they stay pending until acked). */
-async function takePending(
-  u: Unit,
-  agentId: number,
-  limit: number,
-): Promise<{ batch: z.infer<typeof inboxMessage>[]; more: boolean }> {
-  const rows = await u.sql.all<Row>(
+/** The oldest pending messages (one more than `limit`, to tell whether there are more). */
+function selectPending(u: Unit, agentId: number, limit: number): Promise<Row[]> {
+  return u.sql.all<Row>(
     `SELECT m.id, m.uid, m."senderKind", m."senderAgentId", s.name AS "fromName", m.kind, m.content, m."createdAt", m."deliveredAt"
      FROM "Message" m LEFT JOIN "Agent" s ON s.id = m."senderAgentId"
      WHERE m."recipientAgentId" = ? AND m."consumedAt" IS NULL
@@ -86,19 +84,25 @@ async function takePending(
     agentId,
     limit + 1,
   );
-  const more = rows.length > limit;
+}
+
+/** Mark the handed-out messages up to `last` delivered (they stay pending until acked). */
+async function markDelivered(u: Unit, agentId: number, last: number | undefined) {
+  if (last === undefined) return;
+  await u.sql.run(
+    `UPDATE "Message" SET "deliveredAt" = ? WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NULL AND id <= ?`,
+    new Date(),
+    agentId,
+    last,
+  );
+}
+
+/** The batch handed out, and the id of its last message not delivered before (to mark). */
+function shape(rows: Row[], limit: number) {
   const batch = rows.slice(0, limit);
-  const fresh = batch.filter((r) => r.deliveredAt === null);
-  if (fresh.length > 0) {
-    const last = fresh.at(-1)?.id ?? 0;
-    await u.sql.run(
-      `UPDATE "Message" SET "deliveredAt" = ? WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NULL AND id <= ?`,
-      new Date(),
-      agentId,
-      last,
-    );
-  }
   return {
+    more: rows.length > limit,
+    lastFresh: batch.filter((r) => r.deliveredAt === null).at(-1)?.id,
     batch: batch.map((r) => ({
       message_id: r.uid,
       seq: Number(r.id),
@@ -108,7 +112,6 @@ async function takePending(
       content: r.content,
       created_at: toIso(r.createdAt),
     })),
-    more,
   };
 }
 
@@ -125,9 +128,21 @@ export async function readInbox(
 ) {
   const take = () =>
     write(async (u) => {
-      if (input.ack !== undefined) await consumeThrough(u, agent, input.ack);
-      const taken = await takePending(u, agent.agentId, input.limit);
-      if (taken.batch.some((m) => m.kind === "terminate")) await consumeTerminate(u, agent, "read");
+      // Statements issued together run in the order issued (PostgreSQL: one round trip per group, the
+      // pipeline of lib/db): the SELECT sees the acknowledged messages consumed. The events go last, with
+      // the COMMIT: their append holds the goal's row lock until commit (docs/database.md, "PostgreSQL").
+      const [events, rows] = await Promise.all([
+        input.ack === undefined ? [] : consumeThrough(u, agent, input.ack),
+        selectPending(u, agent.agentId, input.limit),
+      ]);
+      const taken = shape(rows, input.limit);
+      // A terminate sentinel appends more events: these stay first.
+      const terminating = taken.batch.some((m) => m.kind === "terminate");
+      await Promise.all([
+        markDelivered(u, agent.agentId, taken.lastFresh),
+        (terminating ? appendEvents : appendEventsAtCommit)(u, agent.goalId, events),
+      ]);
+      if (terminating) await consumeTerminate(u, agent, "read");
       return taken;
     });
   let result = await take();

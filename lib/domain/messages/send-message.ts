@@ -3,7 +3,7 @@ import { write } from "@/lib/db";
 import { type SqlBool, type SqlInt, toBool, toInt } from "@/lib/db/rows";
 import { isTerminated } from "@/lib/domain/agents/terminated";
 import { MAX_MESSAGE_CHARS } from "@/lib/domain/constants";
-import { appendEvent } from "@/lib/domain/events/append-event";
+import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-event";
 import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
@@ -28,6 +28,9 @@ type Recipient = {
   /** The recipient's goal's owner, and the sender's (one read). */
   ownerId: number;
   senderOwnerId: number;
+  /** Messages waiting in its inbox and their text length (for the caps). */
+  pending: SqlInt;
+  pendingChars: SqlInt | null;
 };
 
 /**
@@ -46,10 +49,16 @@ export async function sendMessage(
       toId === undefined
         ? undefined
         : await u.sql.get<Recipient>(
+            // The pending count and size ride along (one round trip; PostgreSQL pays one per statement).
             `SELECT a.id, a."goalId", a.status, a."terminateConsumed", a."leaderId", a."reviewPending", a."terminationRequested",
-                    g."ownerId", (SELECT s."ownerId" FROM "Goal" s WHERE s.id = ?) AS "senderOwnerId"
-             FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId" WHERE a.id = ?`,
+                    g."ownerId", (SELECT s."ownerId" FROM "Goal" s WHERE s.id = ?) AS "senderOwnerId",
+                    p.n AS pending, p.chars AS "pendingChars"
+             FROM "Agent" a JOIN "Goal" g ON g.id = a."goalId",
+                  (SELECT COUNT(*) AS n, SUM(LENGTH(m.content)) AS chars FROM "Message" m
+                   WHERE m."recipientAgentId" = ? AND m."consumedAt" IS NULL) p
+             WHERE a.id = ?`,
             from.goalId,
+            toId,
             toId,
           );
     // Another owner's agent is answered exactly as a missing one: no probing across tenants (issue 16).
@@ -72,39 +81,37 @@ export async function sendMessage(
         },
       );
     }
-    const pending = await u.sql.get<{ n: SqlInt; bytes: SqlInt | null }>(
-      `SELECT COUNT(*) AS n, SUM(LENGTH(content)) AS bytes FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL`,
-      to.id,
-    );
     const { SWITCHBOARD_INBOX_CAP: cap, SWITCHBOARD_INBOX_MAX_BYTES: maxBytes } = env();
-    if (toInt(pending?.n ?? 0) >= cap) {
+    if (toInt(to.pending) >= cap) {
       throw new DomainError("inbox_full", `Agent ${input.to} has ${cap} unread messages.`, {
         details: { to: input.to, cap },
       });
     }
     // Characters stand in for bytes (LENGTH counts characters on both providers): a bound, not an account.
-    if (toInt(pending?.bytes ?? 0) + input.content.length > maxBytes) {
+    if (toInt(to.pendingChars ?? 0) + input.content.length > maxBytes) {
       throw new DomainError(
         "inbox_full",
         `Agent ${input.to} has too much unread text (over ${maxBytes} characters).`,
-        {
-          details: { to: input.to, max_bytes: maxBytes },
-        },
+        { details: { to: input.to, max_bytes: maxBytes } },
       );
     }
+    // The event goes with the COMMIT (PostgreSQL): its append holds the goal's row lock until commit.
     const msg = await insertMessage(u, {
       goalId: from.goalId,
       recipientAgentId: to.id,
       sender: { kind: "agent", agentId: from.agentId },
       content: input.content,
     });
-    await appendEvent(u, {
-      goalId: from.goalId,
+    const event = {
       name: "send_message",
       agentId: from.agentId,
       data: { message_id: msg.uid, from: String(from.agentId), to: String(to.id) },
-    });
-    if (to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested))) {
+    };
+    const responding =
+      to.leaderId === from.agentId && (toBool(to.reviewPending) || toBool(to.terminationRequested));
+    // A leader answering a review appends more events: this one stays first.
+    await (responding ? appendEvents : appendEventsAtCommit)(u, from.goalId, [event]);
+    if (responding) {
       await leaderResponded(u, {
         goalId: from.goalId,
         leaderId: from.agentId,

@@ -144,12 +144,13 @@ export async function askUser(
     signal: opts.signal,
     tickMs: env().SWITCHBOARD_PROGRESS_EVERY_S * 1000,
     onTick: opts.onProgress,
+    // Hand-written SQL: every blocked ask_user runs this once a second (a hot path, docs/database.md).
     check: async () => {
-      const q = await read(({ db }) =>
-        db.question.findUnique({
-          where: { id: qid },
-          select: { status: true, answersJson: true, answerText: true, declineReason: true },
-        }),
+      const q = await read(({ sql }) =>
+        sql.get<Closed>(
+          `SELECT status, "answersJson", "answerText", "declineReason" FROM "Question" WHERE id = ?`,
+          qid,
+        ),
       );
       return q && q.status !== "pending" ? q : undefined;
     },

@@ -35,6 +35,38 @@ export async function goalTaskOr404(u: ReadUnit, goalId: number, taskId: number)
   return task;
 }
 
+/** Why a claim changed nothing: quarantined, not this goal's task, already claimed, or not approved. */
+async function refusal(
+  u: ReadUnit,
+  caller: { agentId: number; goalId: number },
+  taskId: number,
+): Promise<never> {
+  const me = await u.sql.get<{ quarantinedAt: SqlDate | null }>(
+    `SELECT "quarantinedAt" FROM "Agent" WHERE id = ?`,
+    caller.agentId,
+  );
+  if (me?.quarantinedAt) {
+    throw new DomainError("ErrAgentQuarantined", "You are quarantined and may not claim tasks.", {
+      details: { agent_id: caller.agentId },
+    });
+  }
+  const task = await goalTaskOr404(u, caller.goalId, taskId);
+  if (task.assigneeId !== null && task.status !== "cancelled") {
+    throw new DomainError(
+      "ErrAlreadyClaimed",
+      `Task ${taskId} is already claimed by agent ${task.assigneeId}.`,
+      {
+        details: { task_id: taskId, status: task.status, assignee_id: task.assigneeId },
+        hint: "Pick another approved task.",
+      },
+    );
+  }
+  throw new DomainError("ErrTaskNotApproved", `Task ${taskId} is ${task.status}, not approved.`, {
+    details: { task_id: taskId, status: task.status },
+    hint: "Only approved, unassigned tasks can be claimed.",
+  });
+}
+
 /**
  * `claim_task`: one conditional UPDATE (`status = 'approved' AND assigneeId IS NULL`), so of any number
  * of racing claims exactly one changes the row — on SQLite (one writer) and on PostgreSQL (the row lock
@@ -43,42 +75,22 @@ export async function goalTaskOr404(u: ReadUnit, goalId: number, taskId: number)
 export async function claimTask(caller: { agentId: number; goalId: number }, taskId: number) {
   return write(async (u) => {
     await holdGoalUnpaused(u, caller.goalId, "claim_task", taskId);
-    const me = await u.sql.get<{ quarantinedAt: SqlDate | null }>(
-      `SELECT "quarantinedAt" FROM "Agent" WHERE id = ?`,
-      caller.agentId,
-    );
-    if (me?.quarantinedAt) {
-      throw new DomainError("ErrAgentQuarantined", "You are quarantined and may not claim tasks.", {
-        details: { agent_id: caller.agentId },
-      });
-    }
     const now = new Date();
-    const changed = await u.sql.run(
+    // One statement on the path that wins (a quarantined caller changes nothing); the reasons for a
+    // refusal are read only when it is refused.
+    const task = await u.sql.get<TaskRow>(
       `UPDATE "GoalTask" SET status = 'claimed', "assigneeId" = ?, "claimedAt" = ?, "updatedAt" = ?
-       WHERE id = ? AND "goalId" = ? AND status = 'approved' AND "assigneeId" IS NULL`,
+       WHERE id = ? AND "goalId" = ? AND status = 'approved' AND "assigneeId" IS NULL
+         AND NOT EXISTS (SELECT 1 FROM "Agent" a WHERE a.id = ? AND a."quarantinedAt" IS NOT NULL)
+       RETURNING ${TASK_COLUMNS}`,
       caller.agentId,
       now,
       now,
       taskId,
       caller.goalId,
+      caller.agentId,
     );
-    const task = await goalTaskOr404(u, caller.goalId, taskId);
-    if (changed !== 1) {
-      if (task.assigneeId !== null && task.status !== "cancelled") {
-        throw new DomainError(
-          "ErrAlreadyClaimed",
-          `Task ${taskId} is already claimed by agent ${task.assigneeId}.`,
-          {
-            details: { task_id: taskId, status: task.status, assignee_id: task.assigneeId },
-            hint: "Pick another approved task.",
-          },
-        );
-      }
-      throw new DomainError("ErrTaskNotApproved", `Task ${taskId} is ${task.status}, not approved.`, {
-        details: { task_id: taskId, status: task.status },
-        hint: "Only approved, unassigned tasks can be claimed.",
-      });
-    }
+    if (!task) return refusal(u, caller, taskId);
     await appendEvent(u, {
       goalId: task.goalId,
       name: "task_claimed",
