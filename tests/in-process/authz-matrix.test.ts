@@ -37,6 +37,7 @@ type Ids = {
   secretName: string;
   channel: number;
   owner: number;
+  key: number;
 };
 /** The victim's ids, and the same shape with ids that name nothing. */
 let V: Ids;
@@ -53,6 +54,7 @@ const M: Ids = {
   secretName: "NO_SUCH_SECRET",
   channel: MISSING,
   owner: MISSING,
+  key: MISSING,
 };
 let victimOwnerId: number;
 let victimToken: string;
@@ -60,6 +62,7 @@ let victimToken: string;
 let otherOwnerToken: string;
 let otherOwnerId: number;
 let otherAgent: Client;
+let otherAgentId: number;
 /** The victim owner's second goal's coordinator (same owner, another goal). */
 let sameOwnerAgent: Client;
 const pendingAsk = new AbortController();
@@ -154,11 +157,13 @@ before(async () => {
     secretName: "TGTMARK_SECRET",
     channel: g.goal.channel_id,
     owner: victimOwnerId,
+    key: (await db.read((u) => u.db.apiKey.findFirstOrThrow({ where: { agentId: Number(worker.id) } }))).id,
   };
   // Another owner with a goal of their own.
   const o = await goalWithAgents(h, 0, "other@example.com");
   otherOwnerToken = o.token;
   otherAgent = (o.agents[0] as { client: Client }).client;
+  otherAgentId = Number(o.agents[0]?.id);
   otherOwnerId = (await db.read((u) => u.db.goal.findUniqueOrThrow({ where: { id: o.goal.goal_id } })))
     .ownerId;
   assert.notEqual(otherOwnerId, victimOwnerId);
@@ -669,6 +674,18 @@ const ACTION_CASES: Record<string, ActionCase> = {
   "goals/[id]/actions.ts#pauseGoalAction": (v) => act("goals/[id]/actions.ts", "pauseGoalAction")(v.goal),
   "goals/[id]/actions.ts#resumeGoalAction": (v) =>
     act("goals/[id]/actions.ts", "resumeGoalAction")(v.goal, "10", ""),
+  "goals/[id]/actions.ts#revokeAgentKeyAction": async (v) => {
+    const revoke = act("goals/[id]/actions.ts", "revokeAgentKeyAction");
+    const refused = async (f: () => Promise<unknown>) => {
+      try {
+        return { ok: await f() };
+      } catch (e) {
+        return { thrown: (e as { code?: string }).code ?? String(e) };
+      }
+    };
+    // The victim's key by the victim's agent, and by the caller's own agent (a key of another agent).
+    return [await refused(() => revoke(v.agent, v.key)), await refused(() => revoke(otherAgentId, v.key))];
+  },
   "goals/[id]/actions.ts#runControlAction": async (v) => {
     const run = act("goals/[id]/actions.ts", "runControlAction");
     return [await run(v.agent, "stop"), await run(v.agent, "restart"), await run(v.agent, "terminate")];
