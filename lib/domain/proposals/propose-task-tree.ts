@@ -4,10 +4,11 @@ import { approvalsChannelId, postToGoalChannel } from "@/lib/domain/channels/cha
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { contentHash, flatten, MAX_TREE_DEPTH, MAX_TREE_NODES, renderTree, taskNode } from "./task-tree";
 
 export const proposeTaskTreeInput = z.strictObject({
-  goal_id: z.number().int().positive(),
+  goal_id: z.number().int().positive().max(MAX_DB_INT),
   reasoning: z.string().max(16_000).optional(),
   tree: taskNode,
 });

@@ -4,13 +4,14 @@ import { postToGoalChannel, requestsChannelId } from "@/lib/domain/channels/chan
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { goalTaskOr404 } from "@/lib/domain/tasks/claim-task";
+import { MAX_DB_INT } from "@/lib/ids";
 import { RESOURCE_TYPES, secretName } from "./schemas";
 
 export const requestResourceInput = z.strictObject({
   name: secretName,
   resource_type: z.enum(RESOURCE_TYPES),
   reason: z.string().trim().min(5).max(2000),
-  task_id: z.number().int().positive(),
+  task_id: z.number().int().positive().max(MAX_DB_INT),
 });
 
 export const requestResourceOutput = z.object({

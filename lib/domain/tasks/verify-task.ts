@@ -2,11 +2,12 @@ import { z } from "zod";
 import { write } from "@/lib/db";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const verifyTaskInput = z.strictObject({
-  task_id: z.number().int().positive(),
+  task_id: z.number().int().positive().max(MAX_DB_INT),
   verdict: z.enum(["approve", "reject"]),
   reason: z.string().max(4000).optional(),
 });
