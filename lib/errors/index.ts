@@ -7,4 +7,5 @@ export {
   type Surface,
 } from "./catalogue";
 export { DomainError, forbidden, invalidInput, isDomainError, notFound } from "./domain-error";
+export { nulCharacters } from "./nul";
 export { type FieldIssue, fieldIssues, toDomainError, zodToDomain } from "./zod";

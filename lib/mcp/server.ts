@@ -13,7 +13,7 @@ import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
 import { env } from "@/lib/env";
-import { DomainError, zodToDomain } from "@/lib/errors";
+import { DomainError, nulCharacters, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { callerKey, holdWaitSlot } from "./limits";
 import { type AnyTool, describeTool, visibleTo } from "./registry";
@@ -88,6 +88,8 @@ async function callTool(
     if (e instanceof DomainError) return errorResult(e);
     throw e;
   }
+  const nul = nulCharacters(args);
+  if (nul) return errorResult(nul);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   let release: (() => void) | undefined;

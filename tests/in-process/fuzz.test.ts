@@ -304,3 +304,29 @@ test("numbers past the database's 32-bit Int are refused alike on both providers
   const r = await worker.callTool({ name: "read_inbox", arguments: { ack: 2 ** 40 } });
   assert.equal(errorCode(r), undefined, show(r));
 });
+
+test("a NUL character in any string is invalid_input on both providers, before anything is written (fuzz finding)", async () => {
+  const worker = g.agents[2]?.client;
+  assert.ok(worker);
+  const owner = await h.client(g.token);
+  const before = await counts();
+  const r1 = await owner.callTool({
+    name: "create_goal",
+    arguments: { title: "Nul goal", description: "A description with a \u0000 inside." },
+  });
+  assert.equal(errorCode(r1), "invalid_input");
+  assert.match(JSON.stringify(sc(r1)), /description: contains a NUL character/);
+  const r2 = await worker.callTool({
+    name: "send_message",
+    arguments: { to: g.agents[0]?.id, content: "hi\u0000there" },
+  });
+  assert.equal(errorCode(r2), "invalid_input");
+  const r3 = await h.fetch("/api/goals", {
+    method: "POST",
+    headers: { authorization: `Bearer ${g.token}`, "content-type": "application/json" },
+    body: JSON.stringify({ title: "Nul\u0000goal", description: "A goal created over REST." }),
+  });
+  assert.equal(r3.status, 422);
+  assert.equal(((await r3.json()) as { error: { code: string } }).error.code, "invalid_input");
+  assert.deepEqual(await counts(), before);
+});
