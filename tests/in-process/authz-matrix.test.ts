@@ -233,7 +233,10 @@ async function victimRows(): Promise<string> {
           (model === "Goal" && goals.has(row.id as number)) ||
           (model === "Agent" && agents.has(row.id as number)) ||
           goals.has(row.goalId as number) ||
-          row.ownerId === victimOwnerId ||
+          // (the same owner's other goal is the second caller's own: its rows may change)
+          (row.ownerId === victimOwnerId &&
+            row.goalId !== V.goal2 &&
+            !(model === "Goal" && row.id === V.goal2)) ||
           row.userId === victimOwnerId ||
           agents.has(row.agentId as number) ||
           agents.has(row.toAgentId as number) ||
@@ -319,7 +322,12 @@ const TOOL_CASES: Record<string, ToolCase> = {
     }),
     anyId: ["leader_override_attempted"],
   },
-  declare_plan: { self: null, why: "declares the caller's own plan (plan-local ids)" },
+  declare_plan: {
+    self: {
+      tasks: [{ id: "t1", role: "t1 engineer", skill: "engineer", task: "Do task t1.", depends_on: [] }],
+    },
+    why: "declares the caller's own plan (plan-local ids)",
+  },
   remove_plan: { self: {}, why: "removes the caller's own plan" },
   spawn_agent: { self: { task_id: "t1" }, why: "a task of the caller's own plan (plan-local id)" },
   list_ready: { self: {}, why: "the caller's own plan" },
