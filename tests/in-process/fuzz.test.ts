@@ -140,7 +140,7 @@ test("MCP tools: random and adversarial arguments never crash, never 5xx, never 
             { name: t.name, arguments: input as Record<string, unknown> },
             undefined,
             {
-              signal: AbortSignal.timeout(1500), // ask_user and long-polls wait; an abort ends them
+              signal: AbortSignal.timeout(800), // ask_user and long-polls wait; an abort ends them
             },
           );
         } catch (e) {
