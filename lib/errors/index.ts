@@ -8,4 +8,5 @@ export {
 } from "./catalogue";
 export { DomainError, forbidden, invalidInput, isDomainError, notFound } from "./domain-error";
 export { nulCharacters } from "./nul";
+export { storageValueError } from "./storage";
 export { type FieldIssue, fieldIssues, toDomainError, zodToDomain } from "./zod";
