@@ -16,7 +16,7 @@ export function nulCharacters(value: unknown): DomainError | undefined {
     if (typeof v === "string") {
       if (v.includes("\u0000")) issues.push({ path: path.join(".") || "(input)", message: MESSAGE });
     } else if (Array.isArray(v)) {
-      v.forEach((x, i) => walk(x, [...path, String(i)], depth + 1));
+      for (const [i, x] of v.entries()) walk(x, [...path, String(i)], depth + 1);
     } else if (v && typeof v === "object") {
       for (const [k, x] of Object.entries(v)) {
         if (k.includes("\u0000")) issues.push({ path: [...path, k].join("."), message: MESSAGE });
