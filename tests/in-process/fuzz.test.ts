@@ -414,3 +414,20 @@ test("REST queries: random and adversarial query strings on every GET route neve
   }
   assert.deepEqual(failures, [], "every GET route survives its query fuzz");
 });
+
+test("create_goal: coordinator_config names its own templates only (__proto__ was an internal error; fuzz finding)", async () => {
+  const owner = await h.client(g.token);
+  for (const name of ["__proto__", "constructor", "toString", "hasOwnProperty"]) {
+    const before = await counts();
+    const r = await owner.callTool({
+      name: "create_goal",
+      arguments: {
+        title: "Proto goal",
+        description: "A goal with a strange template.",
+        coordinator_config: name,
+      },
+    });
+    assert.equal(errorCode(r), "invalid_input", `${name}: ${show(r)}`);
+    assert.deepEqual(await counts(), before, name);
+  }
+});

@@ -58,7 +58,10 @@ export function nextFreeSlug(base: string, taken: Iterable<string>): string {
  */
 export async function createGoal(ownerId: number, input: z.input<typeof createGoalInput>) {
   const data = createGoalInput.parse(input);
-  const template = COORDINATOR_TEMPLATES[data.coordinator_config];
+  // Own keys only: "__proto__" or "constructor" would find Object's (found by the fuzz test).
+  const template = Object.hasOwn(COORDINATOR_TEMPLATES, data.coordinator_config)
+    ? COORDINATOR_TEMPLATES[data.coordinator_config]
+    : undefined;
   if (!template) {
     throw new DomainError(
       "invalid_input",
