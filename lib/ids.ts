@@ -23,3 +23,17 @@ export function newId(prefix: string): string {
 }
 
 export const uuid = randomUUID;
+
+/**
+ * The largest value of the database's `Int` columns (PostgreSQL `integer`: 32 bits; SQLite would take more,
+ * PostgreSQL refuses it, so both providers take the same bound). Ids and budgets above it name nothing /
+ * cannot be stored: tool inputs refuse them as `invalid_input` (found by the fuzz test, issue 16 §6).
+ */
+export const MAX_DB_INT = 2_147_483_647;
+
+/** A decimal id as tools take them in strings (`to`, `agent_id`), or undefined when it cannot name a row. */
+export function idFromString(s: string): number | undefined {
+  if (!/^\d{1,10}$/.test(s)) return undefined;
+  const n = Number(s);
+  return n > 0 && n <= MAX_DB_INT ? n : undefined;
+}

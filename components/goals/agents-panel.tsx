@@ -172,7 +172,13 @@ export function AgentsPanel({ goalId, agents }: { goalId: number; agents: AgentR
                   <ReputationHistory history={a.reputation.history} />
                 </td>
                 <td className="px-5 py-2 tabular-nums text-slate-600" data-testid="active-keys">
-                  {a.active_keys}
+                  <Link
+                    href={`/goals/${goalId}/agents/${a.agent_id}#keys`}
+                    className="underline decoration-slate-300 underline-offset-2 hover:decoration-slate-900"
+                    title="See and revoke this agent's keys"
+                  >
+                    {a.active_keys}
+                  </Link>
                 </td>
                 <td className="px-5 py-2 text-right whitespace-nowrap">
                   <span className="inline-flex items-center gap-2">

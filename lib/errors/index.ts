@@ -7,4 +7,6 @@ export {
   type Surface,
 } from "./catalogue";
 export { DomainError, forbidden, invalidInput, isDomainError, notFound } from "./domain-error";
+export { nulCharacters } from "./nul";
+export { storageValueError } from "./storage";
 export { type FieldIssue, fieldIssues, toDomainError, zodToDomain } from "./zod";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DomainError, invalidInput } from "./domain-error";
+import { storageValueError } from "./storage";
 
 /** One offending field of an `invalid_input` built from zod: `path` is dotted (`answers.0.text`), `(input)` for the root. */
 export type FieldIssue = { path: string; message: string };
@@ -16,11 +17,14 @@ export function zodToDomain(error: z.ZodError): DomainError {
   return invalidInput(issues.map((f) => `${f.path}: ${f.message}`).join("; "), { issues });
 }
 
-/** A thrown value as a domain error: itself, a `ZodError` mapped by `zodToDomain`, or undefined for anything else. */
+/**
+ * A thrown value as a domain error: itself, a `ZodError` mapped by `zodToDomain`, a PostgreSQL refusal of a
+ * value as `invalid_input` (lib/errors/storage.ts), or undefined for anything else.
+ */
 export function toDomainError(e: unknown): DomainError | undefined {
   if (e instanceof DomainError) return e;
   if (e instanceof z.ZodError) return zodToDomain(e);
-  return undefined;
+  return storageValueError(e);
 }
 
 /** The issues of an `invalid_input` from `zodToDomain` (empty for any other error). */

@@ -2,7 +2,7 @@ import { authenticateBearer, bearerFrom } from "@/lib/auth/caller";
 import { sessionOwner } from "@/lib/auth/next-auth";
 import { withUnitName } from "@/lib/db";
 import { authenticateRunner, type RunnerIdentity } from "@/lib/domain/runner/tokens";
-import { DomainError, forbidden, notFound, toDomainError } from "@/lib/errors";
+import { DomainError, forbidden, notFound, nulCharacters, toDomainError } from "@/lib/errors";
 import { OWNER_TOKEN_PREFIX } from "@/lib/ids";
 import { logger } from "@/lib/log";
 import { cappedText } from "./body";
@@ -27,15 +27,22 @@ export async function requestOwner(req: Request): Promise<Owner | undefined> {
   return sessionOwner();
 }
 
-/** Read a JSON body, refusing one over the size cap. */
-export async function jsonBody(req: Request): Promise<unknown> {
+/**
+ * Read a JSON body, refusing one over the size cap, and (unless `allowNul`: the runner protocol, whose
+ * reports carry program output) one with a NUL character in a string (`invalid_input`, lib/errors/nul.ts).
+ */
+export async function jsonBody(req: Request, opts: { allowNul?: boolean } = {}): Promise<unknown> {
   const text = await cappedText(req);
   if (text === undefined) throw new DomainError("payload_too_large", "Request body too large");
+  let body: unknown;
   try {
-    return text ? JSON.parse(text) : {};
+    body = text ? JSON.parse(text) : {};
   } catch {
     throw new DomainError("invalid_input", "Body is not valid JSON");
   }
+  const nul = opts.allowNul ? undefined : nulCharacters(body);
+  if (nul) throw nul;
+  return body;
 }
 
 /**
@@ -105,7 +112,7 @@ export function runnerRoute<P = Record<string, string>>(
           "WWW-Authenticate": 'Bearer realm="switchboard-runner"',
         });
       }
-      const body = await jsonBody(req);
+      const body = await jsonBody(req, { allowNul: true });
       return withUnitName(routeName(req), handler, { runner, body, req, params: await context.params });
     });
 }

@@ -14,7 +14,7 @@ import { enforceToolScope, parseScope, type ToolScope, visibleInScope } from "@/
 import { beforeAgentTool } from "@/lib/domain/reviews/review-gate";
 import { beforeBudgetedTool } from "@/lib/domain/usage/budget-gate";
 import { env } from "@/lib/env";
-import { DomainError, zodToDomain } from "@/lib/errors";
+import { DomainError, nulCharacters, storageValueError, zodToDomain } from "@/lib/errors";
 import { logger } from "@/lib/log";
 import { callerKey, holdWaitSlot } from "./limits";
 import { type AnyTool, describeTool, visibleTo } from "./registry";
@@ -89,6 +89,8 @@ async function callTool(
     if (e instanceof DomainError) return errorResult(e);
     throw e;
   }
+  const nul = nulCharacters(args);
+  if (nul) return errorResult(nul);
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) return errorResult(zodToDomain(parsed.error));
   let release: (() => void) | undefined;
@@ -134,7 +136,8 @@ async function callTool(
     const text = tool.text ? tool.text(output) : JSON.stringify(output);
     return { content: [{ type: "text", text }], structuredContent: output };
   } catch (e) {
-    if (e instanceof DomainError) return errorResult(e);
+    const known = e instanceof DomainError ? e : storageValueError(e);
+    if (known) return errorResult(known);
     logger.error({ err: e, tool: tool.name }, "tool failed");
     return errorResult(new DomainError("internal_error", "Switchboard failed to handle this call."));
   } finally {

@@ -5,12 +5,13 @@ import {
   QUESTION_KINDS,
 } from "@/lib/domain/questions/owner-questions";
 import { ownerRoute } from "@/lib/http/rest";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const dynamic = "force-dynamic";
 
 const query = z.object({
   status: z.enum(["pending", "in_chain", "answered", "declined", "closed", "all"]).default("pending"),
-  goal_id: z.coerce.number().int().positive().optional(),
+  goal_id: z.coerce.number().int().positive().max(MAX_DB_INT).optional(),
   kind: z.enum(Object.keys(QUESTION_KINDS) as [keyof typeof QUESTION_KINDS]).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(200),
   offset: z.coerce.number().int().min(0).default(0),

@@ -3,6 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { requireOwner } from "@/lib/auth/require-owner";
 import { issueAgentKey } from "@/lib/domain/agents/agents";
+import { revokeAgentKey } from "@/lib/domain/agents/keys";
 import { sendOwnerMessage } from "@/lib/domain/messages/send-owner-message";
 import { unquarantineAgent } from "@/lib/domain/reputation/unquarantine";
 import { restartAgent } from "@/lib/domain/runner/launch-jobs";
@@ -112,4 +113,12 @@ export async function runControlAction(agentId: number, control: RunControl): Pr
   revalidatePath("/goals/[id]", "page");
   revalidatePath("/goals/[id]/agents/[agentId]", "page");
   return {};
+}
+
+/** issue 16 §2: the owner revokes one key of one of their agents (the agent page's Keys panel). */
+export async function revokeAgentKeyAction(agentId: number, keyId: number): Promise<void> {
+  const owner = await requireOwner();
+  await revokeAgentKey(owner.userId, agentId, keyId);
+  revalidatePath("/goals/[id]", "page");
+  revalidatePath("/goals/[id]/agents/[agentId]", "page");
 }

@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
 import { type SqlDate, toIso } from "@/lib/db/rows";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const listEventsQuery = z.object({
-  after: z.coerce.number().int().min(0).default(0),
+  after: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
 

@@ -5,6 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 
 /** Named coordinator templates for `coordinator_config`. */
 export const COORDINATOR_TEMPLATES: Record<string, { role: string; skill: string; name: string }> = {
@@ -15,8 +16,8 @@ export const COORDINATOR_TEMPLATES: Record<string, { role: string; skill: string
 export const createGoalInput = z.strictObject({
   title: z.string().min(3).max(200),
   description: z.string().min(10).max(16000),
-  budget_dollars_cents: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
-  budget_tokens: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+  budget_dollars_cents: z.number().int().min(0).max(MAX_DB_INT).optional(),
+  budget_tokens: z.number().int().min(0).max(MAX_DB_INT).optional(),
   max_spawn_depth: z.number().int().min(1).max(10).default(3),
   coordinator_config: z
     .string()
@@ -57,7 +58,10 @@ export function nextFreeSlug(base: string, taken: Iterable<string>): string {
  */
 export async function createGoal(ownerId: number, input: z.input<typeof createGoalInput>) {
   const data = createGoalInput.parse(input);
-  const template = COORDINATOR_TEMPLATES[data.coordinator_config];
+  // Own keys only: "__proto__" or "constructor" would find Object's (found by the fuzz test).
+  const template = Object.hasOwn(COORDINATOR_TEMPLATES, data.coordinator_config)
+    ? COORDINATOR_TEMPLATES[data.coordinator_config]
+    : undefined;
   if (!template) {
     throw new DomainError(
       "invalid_input",

@@ -7,6 +7,7 @@ import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-e
 import { leaderResponded } from "@/lib/domain/reviews/acknowledge";
 import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
+import { idFromString } from "@/lib/ids";
 import { insertMessage } from "./insert-message";
 
 export const sendMessageInput = z.strictObject({
@@ -43,7 +44,7 @@ export async function sendMessage(
   from: { agentId: number; goalId: number },
   input: z.infer<typeof sendMessageInput>,
 ) {
-  const toId = /^\d{1,15}$/.test(input.to) ? Number(input.to) : undefined;
+  const toId = idFromString(input.to);
   return write(async (u) => {
     const to =
       toId === undefined

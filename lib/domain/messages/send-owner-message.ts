@@ -5,10 +5,11 @@ import { MAX_MESSAGE_CHARS, USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { owned } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { insertMessage } from "./insert-message";
 
 export const ownerMessageInput = z.strictObject({
-  agentId: z.coerce.number().int().positive(),
+  agentId: z.coerce.number().int().positive().max(MAX_DB_INT),
   content: z
     .string()
     .trim()

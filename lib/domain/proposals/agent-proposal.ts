@@ -3,6 +3,7 @@ import type { ReadUnit } from "@/lib/db";
 import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { parseScope, scopeExcess, tierRank } from "@/lib/domain/agents/tool-scope";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { contentHash } from "./task-tree";
 
 /** One MCP server the proposed agent will talk to: its URL is where the agent sends data. */
@@ -24,8 +25,8 @@ export const mcpServer = z.strictObject({
 
 /** `propose_agent`'s input, exactly the goals contract's (plus bounds on strings and arrays). */
 export const proposeAgentInput = z.strictObject({
-  goal_id: z.number().int().positive(),
-  parent_task_id: z.number().int().positive(),
+  goal_id: z.number().int().positive().max(MAX_DB_INT),
+  parent_task_id: z.number().int().positive().max(MAX_DB_INT),
   name: z
     .string()
     .min(3)

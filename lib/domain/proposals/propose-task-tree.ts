@@ -6,10 +6,11 @@ import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, invalidInput, notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { contentHash, flatten, MAX_TREE_DEPTH, MAX_TREE_NODES, renderTree, taskNode } from "./task-tree";
 
 export const proposeTaskTreeInput = z.strictObject({
-  goal_id: z.number().int().positive(),
+  goal_id: z.number().int().positive().max(MAX_DB_INT),
   reasoning: z.string().max(16_000).optional(),
   tree: taskNode,
 });

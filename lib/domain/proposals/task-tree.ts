@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { MAX_DB_INT } from "@/lib/ids";
 import { showInvisible } from "./visible-text";
 
 /** Largest tree one proposal may carry, and its deepest nesting. */
@@ -8,14 +9,19 @@ export const MAX_TREE_DEPTH = 20;
 /** The ancestry snapshot stored on each task is capped at 16 KB (the goals contract, docs/contracts.md). */
 export const ANCESTRY_CAP_BYTES = 16 * 1024;
 
-const cents = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const cents = z.number().int().min(0).max(MAX_DB_INT);
 
 /** `verifier_config`, exactly the contract's three kinds. */
 export const verifierConfig = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("auto") }),
   z.strictObject({
     kind: z.literal("peer"),
-    agent_id: z.number().int().positive().describe("The agent (of this goal) that must call verify_task."),
+    agent_id: z
+      .number()
+      .int()
+      .positive()
+      .max(MAX_DB_INT)
+      .describe("The agent (of this goal) that must call verify_task."),
   }),
   z.strictObject({
     kind: z.literal("command"),

@@ -5,6 +5,7 @@
  * zero-width characters. Each becomes `⟨U+XXXX⟩` (newline `⟨\n⟩`, tab `⟨\t⟩`), so the string shown is
  * read left to right exactly as the shell will read it.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is this regex's job
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
 
 export function showInvisible(s: string): string {

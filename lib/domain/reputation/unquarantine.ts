@@ -3,10 +3,11 @@ import { read, write } from "@/lib/db";
 import { agentStatus } from "@/lib/domain/agents/agents";
 import { owned } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { liftQuarantine } from "./lift-quarantine";
 import { reputationHistory, reputationKey, scoreOf } from "./reputation";
 
-export const unquarantineInput = z.strictObject({ agent_id: z.number().int().positive() });
+export const unquarantineInput = z.strictObject({ agent_id: z.number().int().positive().max(MAX_DB_INT) });
 export const unquarantineOutput = z.object({ agent_id: z.number().int(), status: z.string() });
 
 /**

@@ -4,6 +4,7 @@ import { type SqlDate, toIso } from "@/lib/db/rows";
 import { agentStatus } from "@/lib/domain/agents/agents";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 
 /**
  * An agent's transcript (issue 11 §4, docs/runner.md "Transcripts"): what its launches did, read from the
@@ -39,8 +40,8 @@ export const TRANSCRIPT_EVENTS = [
 const MESSAGE_CAP = 2000;
 
 export const transcriptQuery = z.object({
-  after: z.coerce.number().int().min(0).optional(),
-  before: z.coerce.number().int().min(1).optional(),
+  after: z.coerce.number().int().min(0).max(MAX_DB_INT).optional(),
+  before: z.coerce.number().int().min(1).max(MAX_DB_INT).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 

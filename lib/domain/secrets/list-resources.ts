@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
 import { goalTaskOr404 } from "@/lib/domain/tasks/claim-task";
+import { MAX_DB_INT } from "@/lib/ids";
 import { PRECEDENCE, SCOPE_TYPES } from "./schemas";
 
 export const listResourcesInput = z.strictObject({
@@ -8,6 +9,7 @@ export const listResourcesInput = z.strictObject({
     .number()
     .int()
     .positive()
+    .max(MAX_DB_INT)
     .optional()
     .describe("Optional: if provided, task-scoped secrets are included"),
 });

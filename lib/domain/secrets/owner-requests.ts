@@ -1,9 +1,10 @@
 import { z } from "zod";
 import { read } from "@/lib/db";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const listRequestsQuery = z.strictObject({
   status: z.enum(["open", "decided"]).default("open"),
-  goal_id: z.coerce.number().int().positive().optional(),
+  goal_id: z.coerce.number().int().positive().max(MAX_DB_INT).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 

@@ -5,13 +5,14 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { goalTaskOr404 } from "@/lib/domain/tasks/claim-task";
+import { MAX_DB_INT } from "@/lib/ids";
 import { RESOURCE_TYPES, secretName } from "./schemas";
 
 export const requestResourceInput = z.strictObject({
   name: secretName,
   resource_type: z.enum(RESOURCE_TYPES),
   reason: z.string().trim().min(5).max(2000),
-  task_id: z.number().int().positive(),
+  task_id: z.number().int().positive().max(MAX_DB_INT),
 });
 
 export const requestResourceOutput = z.object({

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { read, retryOnUniqueViolation, write } from "@/lib/db";
 import { notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { satisfyOpenRequests } from "./satisfy-requests";
 import { onePlain, plainFields, scopeType, secretName } from "./schemas";
 import { ownedScope } from "./scope";
@@ -10,7 +11,7 @@ import { storeSecret } from "./store";
 export const setSecretInput = z
   .strictObject({
     scope_type: scopeType,
-    scope_id: z.number().int().positive(),
+    scope_id: z.number().int().positive().max(MAX_DB_INT),
     name: secretName,
     ...plainFields,
   })

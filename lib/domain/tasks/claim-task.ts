@@ -5,8 +5,9 @@ import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError, notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 
-export const claimTaskInput = z.strictObject({ task_id: z.number().int().positive() });
+export const claimTaskInput = z.strictObject({ task_id: z.number().int().positive().max(MAX_DB_INT) });
 
 export const claimTaskOutput = z.object({
   task_id: z.number().int(),

@@ -6,11 +6,12 @@ import { insertMessage } from "@/lib/domain/messages/insert-message";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const completeTaskInput = z.strictObject({
-  task_id: z.number().int().positive(),
+  task_id: z.number().int().positive().max(MAX_DB_INT),
   summary: z.string().min(1).max(16_000).describe("What you did and how it meets the acceptance criteria."),
   artifacts: z
     .array(z.string().min(1).max(2000))

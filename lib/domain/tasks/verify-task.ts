@@ -3,11 +3,12 @@ import { write } from "@/lib/db";
 import type { VerifierConfig } from "@/lib/domain/proposals/task-tree";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { goalTaskOr404 } from "./claim-task";
 import { applyVerdict } from "./verdict";
 
 export const verifyTaskInput = z.strictObject({
-  task_id: z.number().int().positive(),
+  task_id: z.number().int().positive().max(MAX_DB_INT),
   verdict: z.enum(["approve", "reject"]),
   reason: z.string().max(4000).optional(),
 });

@@ -5,6 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { finishAgentTask } from "@/lib/domain/plans/plan-state";
 import { DomainError } from "@/lib/errors";
+import { idFromString } from "@/lib/ids";
 
 export const terminateChildInput = z.strictObject({
   agent_id: z.string().min(1).max(64).describe("A member of a team you lead (list_peers scope=children)."),
@@ -82,7 +83,7 @@ export async function terminateChild(
   caller: { agentId: number; goalId: number },
   input: z.output<typeof terminateChildInput>,
 ) {
-  const id = /^\d{1,15}$/.test(input.agent_id) ? Number(input.agent_id) : undefined;
+  const id = idFromString(input.agent_id);
   await write(async (u) => {
     const target = id === undefined ? null : await u.db.agent.findUnique({ where: { id } });
     if (!target || target.goalId !== caller.goalId) {

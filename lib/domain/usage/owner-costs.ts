@@ -12,7 +12,7 @@ export const ownerCostsQuery = z.strictObject({
   from: z.iso.date().optional().describe("first day, YYYY-MM-DD (UTC); default 30 days before `to`"),
   to: z.iso.date().optional().describe("last day included, YYYY-MM-DD (UTC); default today"),
   limit: z.coerce.number().int().min(1).max(10_000).default(20),
-  page: z.coerce.number().int().min(1).default(1),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
 });
 export type OwnerCostsQuery = z.output<typeof ownerCostsQuery>;
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { type SqlDate, type SqlInt, toInt } from "@/lib/db/rows";
 import { DomainError, notFound } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 import { crossings, onBudgetCrossed } from "./budget";
 import { costMicros, priceOf } from "./prices";
 
@@ -31,6 +32,7 @@ export const reportUsageInput = z.strictObject({
     .number()
     .int()
     .positive()
+    .max(MAX_DB_INT)
     .optional()
     .describe("the goal task the work was for; default: the task you hold"),
   billing_type: z

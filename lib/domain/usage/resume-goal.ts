@@ -5,10 +5,11 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { ownedGoal } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
+import { MAX_DB_INT } from "@/lib/ids";
 
 /** `resume_goal` (goals-and-spawning contract §8), also the body of `POST /api/goals/:id/resume` (without goal_id). */
 export const resumeGoalInput = z.strictObject({
-  goal_id: z.number().int().positive(),
+  goal_id: z.number().int().positive().max(MAX_DB_INT),
   new_budget_dollars_cents: z.number().int().min(0).max(2_000_000_000).optional(),
   new_budget_tokens: z.number().int().min(0).max(2_000_000_000).optional(),
 });

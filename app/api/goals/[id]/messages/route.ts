@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { getOwnedGoal, listGoalMessages } from "@/lib/domain/goals/queries";
 import { idParam, ownerRoute } from "@/lib/http/rest";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const dynamic = "force-dynamic";
 
 const query = z.object({
-  after: z.coerce.number().int().min(0).default(0),
+  after: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0),
   limit: z.coerce.number().int().min(1).max(1000).default(200),
 });
 

@@ -4,12 +4,13 @@ import { listEvents } from "@/lib/domain/events/list-events";
 import { getOwnedGoal, listGoalMessages } from "@/lib/domain/goals/queries";
 import { idParam, ownerRoute } from "@/lib/http/rest";
 import { sseResponse } from "@/lib/http/sse";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const dynamic = "force-dynamic";
 
 const query = z.object({
-  after_message: z.coerce.number().int().min(0).default(0),
-  after_event: z.coerce.number().int().min(0).default(0),
+  after_message: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0),
+  after_event: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0),
 });
 
 // GET /api/goals/:id/stream – Server-Sent Events: `message` (feed entries) and `event` (log entries) as

@@ -2,11 +2,13 @@
 // Stop / Restart / Terminate. `?before=SEQ` shows an older page (not live).
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AgentKeys } from "@/components/goals/agent-keys";
 import { RunControls, RunStateBadge } from "@/components/runner/run-controls";
 import { TranscriptView } from "@/components/runner/transcript-view";
 import { StatusBadge } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import { requireOwner } from "@/lib/auth/require-owner";
+import { listAgentKeys } from "@/lib/domain/agents/keys";
 import { getOwnedGoal } from "@/lib/domain/goals/queries";
 import { transcriptAgent, transcriptEntries, transcriptQuery } from "@/lib/domain/runner/transcript";
 import { isDomainError } from "@/lib/errors";
@@ -34,7 +36,7 @@ export default async function AgentTranscriptPage(props: {
     if (isDomainError(e) && e.code === "not_found") notFound();
     throw e;
   }
-  const { goal, agent, page, older } = data;
+  const { goal, agent, page, older, keys } = data;
   const base = `/goals/${goal.id}/agents/${agent.agent_id}`;
   return (
     <div className="space-y-6">
@@ -94,6 +96,11 @@ export default async function AgentTranscriptPage(props: {
           live={!before}
         />
       </Panel>
+      <div id="keys">
+        <Panel title={`API keys (${keys.filter((k) => !k.revoked_at).length} active)`}>
+          <AgentKeys agentId={agent.agent_id} keys={keys} />
+        </Panel>
+      </div>
     </div>
   );
 }
@@ -103,5 +110,6 @@ async function load(ownerId: number, rawGoal: string, rawAgent: string, before: 
   const agent = await transcriptAgent(ownerId, goal.id, idParam(rawAgent, "agent"));
   const q = transcriptQuery.parse({ before, limit: PAGE });
   const page = await transcriptEntries(goal.id, agent.agent_id, q);
-  return { goal, agent, page, older: page.older_cursor };
+  const keys = await listAgentKeys(ownerId, agent.agent_id);
+  return { goal, agent, page, older: page.older_cursor, keys };
 }

@@ -4,10 +4,11 @@ import { read } from "@/lib/db";
 import { transcriptAgent, transcriptEntries } from "@/lib/domain/runner/transcript";
 import { idParam, ownerRoute } from "@/lib/http/rest";
 import { sseResponse } from "@/lib/http/sse";
+import { MAX_DB_INT } from "@/lib/ids";
 
 export const dynamic = "force-dynamic";
 
-const query = z.object({ after: z.coerce.number().int().min(0).default(0) });
+const query = z.object({ after: z.coerce.number().int().min(0).max(MAX_DB_INT).default(0) });
 
 // GET /api/goals/:id/agents/:agentId/transcript/stream?after=SEQ – Server-Sent Events: `entry` (one
 // transcript entry) as it is recorded, after the cursor. Woken by the goal's bus topic, as the goal stream.
