@@ -38,6 +38,8 @@ type Ids = {
   channel: number;
   owner: number;
   key: number;
+  notifChannel: number;
+  delivery: number;
 };
 /** The victim's ids, and the same shape with ids that name nothing. */
 let V: Ids;
@@ -55,6 +57,8 @@ const M: Ids = {
   channel: MISSING,
   owner: MISSING,
   key: MISSING,
+  notifChannel: MISSING,
+  delivery: MISSING,
 };
 let victimOwnerId: number;
 let victimToken: string;
@@ -142,6 +146,21 @@ before(async () => {
   const token = await db.read((u) =>
     u.db.personalToken.findFirstOrThrow({ where: { userId: victimOwnerId } }),
   );
+  // A notification channel of the victim's (email: no address check) and one delivery of it (a test send).
+  const ch = await rest(g.token, "POST", "/api/notification-channels", {
+    kind: "email",
+    name: `${MARK} mail`,
+    host: "127.0.0.1",
+    port: 9,
+    from: "hub@example.com",
+    to: "victim@example.com",
+  });
+  assert.equal(ch.status, 201, JSON.stringify(ch.json));
+  const notifChannel = (ch.json as { id: number }).id;
+  await rest(g.token, "POST", `/api/notification-channels/${notifChannel}/test`, {});
+  const delivery = await db.read((u) =>
+    u.db.notificationDelivery.findFirstOrThrow({ where: { channelId: notifChannel } }),
+  );
   const g2 = await goalWithAgents(h, 0, "victim@example.com");
   sameOwnerAgent = (g2.agents[0] as { client: Client }).client;
   V = {
@@ -158,6 +177,8 @@ before(async () => {
     channel: g.goal.channel_id,
     owner: victimOwnerId,
     key: (await db.read((u) => u.db.apiKey.findFirstOrThrow({ where: { agentId: Number(worker.id) } }))).id,
+    notifChannel,
+    delivery: delivery.id,
   };
   // Another owner with a goal of their own.
   const o = await goalWithAgents(h, 0, "other@example.com");
@@ -370,6 +391,7 @@ const TOOL_CASES: Record<string, ToolCase> = {
   },
   unquarantine_agent: { ids: (v) => ({ agent_id: v.agent }) },
   resume_goal: { ids: (v) => ({ goal_id: v.goal }) },
+  pause_goal: { ids: (v) => ({ goal_id: v.goal }) },
 };
 
 test("every MCP tool has a case in the matrix (a new tool needs one)", async () => {
@@ -476,6 +498,14 @@ const ROUTE_CASES: Record<string, RouteCase> = {
   "goals/[id]/agents/[agentId]/transcript/stream": {
     ids: [get((v) => `/api/goals/${v.goal}/agents/${v.agent}/transcript/stream`)],
   },
+  "goals/[id]/cancel": {
+    ids: [
+      post(
+        (v) => `/api/goals/${v.goal}/cancel`,
+        () => ({ reason: "mine now" }),
+      ),
+    ],
+  },
   "goals/[id]/costs": { ids: [get((v) => `/api/goals/${v.goal}/costs`)] },
   "goals/[id]/events": { ids: [get((v) => `/api/goals/${v.goal}/events`)] },
   "goals/[id]/messages": { ids: [get((v) => `/api/goals/${v.goal}/messages`)] },
@@ -494,6 +524,56 @@ const ROUTE_CASES: Record<string, RouteCase> = {
     ],
   },
   health: { public: "liveness, reveals nothing", calls: [get(() => "/api/health")] },
+  "inbox/stream": { own: [get(() => "/api/inbox/stream")] },
+  "notification-channels": {
+    own: [
+      get(() => "/api/notification-channels"),
+      post(
+        () => "/api/notification-channels",
+        () => ({
+          kind: "email",
+          name: "mine",
+          host: "127.0.0.1",
+          from: "a@example.com",
+          to: "b@example.com",
+        }),
+      ),
+    ],
+  },
+  "notification-channels/[id]": {
+    ids: [
+      get((v) => `/api/notification-channels/${v.notifChannel}`),
+      {
+        method: "PATCH",
+        path: (v) => `/api/notification-channels/${v.notifChannel}`,
+        body: () => ({ name: "x" }),
+      },
+      { method: "DELETE", path: (v) => `/api/notification-channels/${v.notifChannel}` },
+    ],
+  },
+  "notification-channels/[id]/rotate-secret": {
+    ids: [post((v) => `/api/notification-channels/${v.notifChannel}/rotate-secret`)],
+  },
+  "notification-channels/[id]/test": {
+    ids: [post((v) => `/api/notification-channels/${v.notifChannel}/test`)],
+  },
+  "notification-deliveries": { own: [get(() => "/api/notification-deliveries")] },
+  "notification-deliveries/[id]/replay": {
+    ids: [post((v) => `/api/notification-deliveries/${v.delivery}/replay`)],
+  },
+  "notification-settings": {
+    own: [
+      get(() => "/api/notification-settings"),
+      { method: "PUT", path: () => "/api/notification-settings", body: () => ({ batch_seconds: 30 }) },
+    ],
+  },
+  notifications: { own: [get(() => "/api/notifications")] },
+  "notifications/actions/[token]": {
+    public: "the signed single-use action token is the credential (tests/in-process/notifications.test.ts)",
+  },
+  "notifications/slack/[id]/interactive": {
+    public: "Slack's signed callback; the channel's signing secret is the credential (notifications tests)",
+  },
   "questions/[qid]/answer": {
     ids: [
       post(
@@ -702,6 +782,21 @@ const ACTION_CASES: Record<string, ActionCase> = {
     const run = act("goals/[id]/actions.ts", "runControlAction");
     return [await run(v.agent, "stop"), await run(v.agent, "restart"), await run(v.agent, "terminate")];
   },
+  "n/[token]/actions.ts#redeemTokenAction": {
+    none: "the signed single-use token is the credential (tests/in-process/notifications.test.ts)",
+  },
+  "settings/notifications/actions.ts#createChannelAction": { none: "creates the caller's own channel" },
+  "settings/notifications/actions.ts#saveSettingsAction": { none: "the caller's own defaults" },
+  "settings/notifications/actions.ts#setChannelEnabledAction": (v) =>
+    act("settings/notifications/actions.ts", "setChannelEnabledAction")(v.notifChannel, false),
+  "settings/notifications/actions.ts#deleteChannelAction": (v) =>
+    act("settings/notifications/actions.ts", "deleteChannelAction")(v.notifChannel),
+  "settings/notifications/actions.ts#testChannelAction": (v) =>
+    act("settings/notifications/actions.ts", "testChannelAction")(v.notifChannel),
+  "settings/notifications/actions.ts#replayAction": (v) =>
+    act("settings/notifications/actions.ts", "replayAction")(v.delivery),
+  "settings/notifications/actions.ts#saveGoalSettingsAction": (v) =>
+    act("settings/notifications/actions.ts", "saveGoalSettingsAction")(v.goal, form({ muted: "on" })),
   "requests/actions.ts#supplyAction": (v) =>
     act("requests/actions.ts", "supplyAction")(v.request, form({ value: "attacker-value", scope: "task" })),
   "requests/actions.ts#declineAction": (v) => act("requests/actions.ts", "declineAction")(v.request, "no"),
