@@ -25,6 +25,8 @@ export type RunnerOptions = {
   runtimes: Runtime[];
   /** Longest long-poll, seconds. */
   pollWaitS?: number;
+  /** A template's `max_minutes` minute in ms (default 60000; tests shorten it). */
+  minuteMs?: number;
 };
 
 const EVENT_FLUSH_MS = 200;
@@ -216,12 +218,15 @@ export class Runner {
     // The template's max_minutes: wall clock from the start of this launch; the agent is stopped cleanly.
     let limitHit: "max_minutes" | undefined;
     const deadline = job.max_minutes
-      ? setTimeout(() => {
-          if (endedByHub || this.stopping.signal.aborted) return;
-          limitHit = "max_minutes";
-          logger.info({ ...log, max_minutes: job.max_minutes }, "agent reached its max_minutes");
-          void session.stop();
-        }, job.max_minutes * 60_000)
+      ? setTimeout(
+          () => {
+            if (endedByHub || this.stopping.signal.aborted) return;
+            limitHit = "max_minutes";
+            logger.info({ ...log, max_minutes: job.max_minutes }, "agent reached its max_minutes");
+            void session.stop();
+          },
+          job.max_minutes * (this.o.minuteMs ?? 60_000),
+        )
       : undefined;
 
     // A runner-fed session (claude-code): its inbox is read with its own key and delivered turn by turn,
