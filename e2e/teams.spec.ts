@@ -126,7 +126,9 @@ test("the owner adds and edits a skill", async ({ page }) => {
   await page.getByRole("button", { name: "Save skill" }).click();
   await expect(page.getByTestId("skill-frontend_engineer")).toContainText("Builds the whole UI");
   const saved = await (
-    await fetch(`${server.url}/api/skills/frontend_engineer`, { headers: { Authorization: `Bearer ${token}` } })
+    await fetch(`${server.url}/api/skills/frontend_engineer`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
   ).json();
   expect([saved.max_turns, saved.max_minutes, saved.max_cost_cents]).toEqual([null, 45, 250]);
   // The new skill works in a plan right away.
