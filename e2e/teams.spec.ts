@@ -113,6 +113,7 @@ test("the owner adds and edits a skill", async ({ page }) => {
   const row = page.getByTestId("skill-frontend_engineer");
   await expect(row).toContainText("Builds the UI");
   await expect(row).toContainText("send_message, read_inbox, signal_review");
+  await expect(row.getByTestId("skill-limits")).toHaveText("3 turns/launch · $2.50/agent");
   await row.getByRole("link", { name: "Edit" }).click();
   // The list page has a Description field too: wait for the edit page before filling.
   await expect(page).toHaveURL(/\/skills\/frontend_engineer$/);
@@ -125,6 +126,9 @@ test("the owner adds and edits a skill", async ({ page }) => {
   await page.getByLabel("Description").fill("Builds the whole UI");
   await page.getByRole("button", { name: "Save skill" }).click();
   await expect(page.getByTestId("skill-frontend_engineer")).toContainText("Builds the whole UI");
+  await expect(page.getByTestId("skill-frontend_engineer").getByTestId("skill-limits")).toHaveText(
+    "45 min/launch · $2.50/agent",
+  );
   const saved = await (
     await fetch(`${server.url}/api/skills/frontend_engineer`, {
       headers: { Authorization: `Bearer ${token}` },

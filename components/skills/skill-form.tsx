@@ -75,7 +75,7 @@ export function SkillForm({ skill }: { skill?: SkillView }) {
           className={inputClass}
         />
       </Field>
-      <fieldset className="grid gap-4 sm:grid-cols-3" data-testid="skill-limits">
+      <fieldset className="grid gap-4 sm:grid-cols-3" data-testid="skill-limit-fields">
         <legend className="mb-2 text-sm font-medium">Limits (empty = none)</legend>
         <Field label="Max turns" htmlFor="skill-max-turns" error={err("max_turns")} hint="per launch">
           <input
