@@ -106,17 +106,35 @@ test("the owner adds and edits a skill", async ({ page }) => {
   await page.getByLabel("Description").fill("Builds the UI");
   await page.getByLabel("System prompt").fill("You build UIs. {role_description}");
   await page.getByLabel("Allowed tools").fill("send_message, read_inbox, signal_review");
+  // Limits (issue 11): per launch turns, per agent spend; empty = none.
+  await page.getByLabel("Max turns").fill("3");
+  await page.getByLabel("Max cost (cents)").fill("250");
   await page.getByRole("button", { name: "Add skill" }).click();
   const row = page.getByTestId("skill-frontend_engineer");
   await expect(row).toContainText("Builds the UI");
   await expect(row).toContainText("send_message, read_inbox, signal_review");
+  await expect(row.getByTestId("skill-limits")).toHaveText("3 turns/launch · $2.50/agent");
   await row.getByRole("link", { name: "Edit" }).click();
   // The list page has a Description field too: wait for the edit page before filling.
   await expect(page).toHaveURL(/\/skills\/frontend_engineer$/);
   await expect(page.getByRole("button", { name: "Save skill" })).toBeVisible();
+  await expect(page.getByLabel("Max turns")).toHaveValue("3");
+  await expect(page.getByLabel("Max minutes")).toHaveValue("");
+  await expect(page.getByLabel("Max cost (cents)")).toHaveValue("250");
+  await page.getByLabel("Max minutes").fill("45");
+  await page.getByLabel("Max turns").fill("");
   await page.getByLabel("Description").fill("Builds the whole UI");
   await page.getByRole("button", { name: "Save skill" }).click();
   await expect(page.getByTestId("skill-frontend_engineer")).toContainText("Builds the whole UI");
+  await expect(page.getByTestId("skill-frontend_engineer").getByTestId("skill-limits")).toHaveText(
+    "45 min/launch · $2.50/agent",
+  );
+  const saved = await (
+    await fetch(`${server.url}/api/skills/frontend_engineer`, {
+      headers: { Authorization: `Bearer ${token}` },
+    })
+  ).json();
+  expect([saved.max_turns, saved.max_minutes, saved.max_cost_cents]).toEqual([null, 45, 250]);
   // The new skill works in a plan right away.
   const owner = await mcpClient(server.url, token);
   clients.push(owner);

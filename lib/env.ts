@@ -87,6 +87,8 @@ const schema = z.object({
   SWITCHBOARD_RUNNER_MAX_AGENTS: z.coerce.number().int().positive().default(4),
   /** Where agent workspaces are made (`<dir>/goal-<id>/agent-<id>`); never the hub's data directory. */
   SWITCHBOARD_RUNNER_WORK_DIR: z.string().default("./runner-work"),
+  /** The length of a template's `max_minutes` minute, in ms: 60000; the tests shorten it. */
+  SWITCHBOARD_RUNNER_MINUTE_MS: z.coerce.number().int().positive().default(60_000),
   // issue 12: usage and budgets (docs/budgets.md).
   /** A JSON price table replacing the built-in one (lib/domain/usage/prices.json); checked at start. */
   SWITCHBOARD_PRICES_FILE: z.string().optional(),

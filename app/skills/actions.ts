@@ -6,7 +6,19 @@ import { requireOwner } from "@/lib/auth/require-owner";
 import { saveSkill } from "@/lib/domain/skills/skills";
 import { type FormState, failure, formValues } from "@/lib/http/form-state";
 
-const FIELDS = ["name", "description", "system_prompt", "tools", "model"] as const;
+const FIELDS = [
+  "name",
+  "description",
+  "system_prompt",
+  "tools",
+  "model",
+  "max_turns",
+  "max_minutes",
+  "max_cost_cents",
+] as const;
+
+/** A limit field: empty is no limit; anything else goes to the schema as a number (it says what is wrong). */
+const limit = (v: string | undefined) => (v?.trim() ? Number(v.trim()) : null);
 
 /** Create (mode "create") or update (mode "edit") a skill from the skill form. */
 export async function saveSkillAction(
@@ -27,6 +39,9 @@ export async function saveSkillAction(
           .map((t) => t.trim())
           .filter(Boolean),
         model: values.model || null,
+        max_turns: limit(values.max_turns),
+        max_minutes: limit(values.max_minutes),
+        max_cost_cents: limit(values.max_cost_cents),
       },
       { create: mode === "create" },
     );

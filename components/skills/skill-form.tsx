@@ -75,6 +75,47 @@ export function SkillForm({ skill }: { skill?: SkillView }) {
           className={inputClass}
         />
       </Field>
+      <fieldset className="grid gap-4 sm:grid-cols-3" data-testid="skill-limit-fields">
+        <legend className="mb-2 text-sm font-medium">Limits (empty = none)</legend>
+        <Field label="Max turns" htmlFor="skill-max-turns" error={err("max_turns")} hint="per launch">
+          <input
+            id="skill-max-turns"
+            name="max_turns"
+            type="number"
+            min={1}
+            step={1}
+            defaultValue={v("max_turns", skill?.max_turns?.toString() ?? "")}
+            className={inputClass}
+          />
+        </Field>
+        <Field label="Max minutes" htmlFor="skill-max-minutes" error={err("max_minutes")} hint="per launch">
+          <input
+            id="skill-max-minutes"
+            name="max_minutes"
+            type="number"
+            min={1}
+            step={1}
+            defaultValue={v("max_minutes", skill?.max_minutes?.toString() ?? "")}
+            className={inputClass}
+          />
+        </Field>
+        <Field
+          label="Max cost (cents)"
+          htmlFor="skill-max-cost"
+          error={err("max_cost_cents")}
+          hint="per agent, all launches"
+        >
+          <input
+            id="skill-max-cost"
+            name="max_cost_cents"
+            type="number"
+            min={1}
+            step={1}
+            defaultValue={v("max_cost_cents", skill?.max_cost_cents?.toString() ?? "")}
+            className={inputClass}
+          />
+        </Field>
+      </fieldset>
       <Button type="submit" disabled={pending}>
         {pending ? "Saving…" : skill ? "Save skill" : "Add skill"}
       </Button>

@@ -3,11 +3,21 @@ import { Badge } from "@/components/ui/badge";
 import { TableHead } from "@/components/ui/table-head";
 import type { SkillView } from "@/lib/domain/skills/skills";
 
+/** The template's limits in a few words (docs/runner.md, "Limits"). */
+function limits(s: SkillView): string {
+  const parts = [
+    s.max_turns ? `${s.max_turns} turns/launch` : null,
+    s.max_minutes ? `${s.max_minutes} min/launch` : null,
+    s.max_cost_cents ? `$${(s.max_cost_cents / 100).toFixed(2)}/agent` : null,
+  ].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "none";
+}
+
 export function SkillTable({ skills }: { skills: SkillView[] }) {
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="skill-table">
-        <TableHead columns={["Name", "Description", "Model", "Tools", ""]} />
+        <TableHead columns={["Name", "Description", "Model", "Tools", "Limits", ""]} />
         <tbody className="divide-y divide-slate-100">
           {skills.map((s) => (
             <tr key={s.name} data-testid={`skill-${s.name}`}>
@@ -17,6 +27,9 @@ export function SkillTable({ skills }: { skills: SkillView[] }) {
               <td className="px-5 py-2.5 text-slate-600">{s.description}</td>
               <td className="px-5 py-2.5 text-slate-600">{s.model ?? "default"}</td>
               <td className="px-5 py-2.5 text-slate-600">{s.tools.length ? s.tools.join(", ") : "all"}</td>
+              <td className="px-5 py-2.5 text-slate-600" data-testid="skill-limits">
+                {limits(s)}
+              </td>
               <td className="px-5 py-2.5 text-right">
                 <Link href={`/skills/${s.name}`} className="text-sm font-medium text-slate-900 underline">
                   Edit

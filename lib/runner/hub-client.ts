@@ -81,6 +81,8 @@ export class HubClient {
       signal?: string | null;
       error?: string | null;
       launch_failed?: boolean;
+      limit?: "max_turns" | "max_minutes";
+      turns?: number;
     },
   ): Promise<{ run_state: string }> {
     return this.post(`/api/runner/agents/${job.agent_id}/state`, { ...this.ref(job), ...s });

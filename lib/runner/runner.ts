@@ -25,6 +25,8 @@ export type RunnerOptions = {
   runtimes: Runtime[];
   /** Longest long-poll, seconds. */
   pollWaitS?: number;
+  /** A template's `max_minutes` minute in ms (default 60000; tests shorten it). */
+  minuteMs?: number;
 };
 
 const EVENT_FLUSH_MS = 200;
@@ -180,6 +182,7 @@ export class Runner {
         model: job.model ?? undefined,
         permissionMode: job.permission_mode ?? undefined,
         allowedTools: job.allowed_tools,
+        ...(job.max_turns ? { maxTurns: job.max_turns } : {}),
         onProcess: (p) => this.children?.add(job.agent_id, p),
         workspace,
         env: job.env,
@@ -217,6 +220,20 @@ export class Runner {
         logger.warn({ ...log, err: e }, "lease renewal failed");
       }
     }, renewEvery);
+
+    // The template's max_minutes: wall clock from the start of this launch; the agent is stopped cleanly.
+    let limitHit: "max_minutes" | undefined;
+    const deadline = job.max_minutes
+      ? setTimeout(
+          () => {
+            if (endedByHub || this.stopping.signal.aborted) return;
+            limitHit = "max_minutes";
+            logger.info({ ...log, max_minutes: job.max_minutes }, "agent reached its max_minutes");
+            void session.stop();
+          },
+          job.max_minutes * (this.o.minuteMs ?? 60_000),
+        )
+      : undefined;
 
     // A runner-fed session (claude-code): its inbox is read with its own key and delivered turn by turn,
     // each batch acknowledged once delivered; feeding stops when the session ends.
@@ -259,13 +276,17 @@ export class Runner {
     await feeding;
     clearInterval(renewal);
     clearInterval(flusher);
+    clearTimeout(deadline);
     await flush();
     const stopped = endedByHub || this.stopping.signal.aborted;
+    // A limit counts only when nothing else ended the launch (the hub's stop, the runner's shutdown win).
+    const limit = stopped ? undefined : (limitHit ?? exit.limit);
     const clean = exit.code === 0 && !exit.error;
     await this.client
       .state(job, {
-        state: stopped || clean ? "exited" : "crashed",
+        state: stopped || clean || limit ? "exited" : "crashed",
         stopped,
+        ...(limit ? { limit, ...(exit.turns !== undefined ? { turns: exit.turns } : {}) } : {}),
         exit_code: exit.code,
         signal: exit.signal,
         error: exit.error ?? null,

@@ -37,6 +37,7 @@ export function runnerFromFlags(flags: RunnerFlags): Runner {
     workDir,
     verifyWorkspace: e.SWITCHBOARD_WORKSPACE,
     runtimes: RUNTIMES,
+    minuteMs: e.SWITCHBOARD_RUNNER_MINUTE_MS,
   });
 }
 

@@ -64,6 +64,14 @@ export type AgentJob = {
   /** claude-code: the template's permission mode (null: `default`) and the runtime tools it allows. */
   permission_mode: string | null;
   allowed_tools: string[];
+  /**
+   * The template's limits (docs/runner.md, "Limits"; null: none). Per launch, enforced by the runner:
+   * completed turns (claude-code) and wall-clock minutes. Per agent over all launches, enforced by the hub
+   * at lease renewal (here for information): recorded spend in cents.
+   */
+  max_turns?: number | null;
+  max_minutes?: number | null;
+  max_cost_cents?: number | null;
   system_prompt: string;
   env: Record<string, string>;
   /**
@@ -123,6 +131,9 @@ type SkillRow = {
   envJson: string | null;
   permissionMode: string | null;
   allowedToolsJson: string | null;
+  maxTurns: number | null;
+  maxMinutes: number | null;
+  maxCostCents: number | null;
 };
 
 /** Take one launchable agent whose template's runtime the runner offers; null when there is none. */
@@ -180,6 +191,9 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
         model: a.model ?? skill?.model ?? null,
         permission_mode: skill?.permissionMode ?? null,
         allowed_tools: skill?.allowedToolsJson ? (JSON.parse(skill.allowedToolsJson) as string[]) : [],
+        max_turns: skill?.maxTurns ?? null,
+        max_minutes: skill?.maxMinutes ?? null,
+        max_cost_cents: skill?.maxCostCents ?? null,
         system_prompt: prompt + identity,
         env: {
           ...(skill?.envJson ? (JSON.parse(skill.envJson) as Record<string, string>) : {}),
@@ -333,9 +347,95 @@ export async function renewLease(
     if (a.status === "terminated" || a.terminateConsumed) return { action: "stop" as const };
     if (a.runState === "stopped") return { action: "stop" as const };
     if (a.quarantinedAt || STOPPED_GOAL.includes(a.goal.status)) return { action: "stop" as const };
+    if (await costLimitReached(u, a)) return { action: "stop" as const };
     await u.db.agent.update({ where: { id: a.id }, data: { leaseUntil: new Date(Date.now() + leaseMs()) } });
     return { action: "continue" as const };
   }, "runner.renew");
+}
+
+/** What a launch-limit stop records as the run error's prefix and the events' reason. */
+export const LIMIT_REASONS = {
+  max_turns: "limit.max_turns",
+  max_minutes: "limit.max_minutes",
+  max_cost_cents: "limit.max_cost_cents",
+} as const;
+
+/**
+ * The hub's per-agent spend limit (the template's `max_cost_cents`, read live so an edit counts at the next
+ * renewal): once the agent's recorded spend over all its launches reaches it, the agent becomes `stopped`
+ * (not relaunched until the owner restarts it), its run error names the limit, and its leader and the owner
+ * are told once. The renewal then answers `stop`.
+ */
+async function costLimitReached(
+  u: Unit,
+  a: {
+    id: number;
+    goalId: number;
+    teamId: string | null;
+    name: string;
+    leaderId: number | null;
+    skill: string | null;
+    launchSeq: number;
+  },
+): Promise<boolean> {
+  if (!a.skill) return false;
+  const skill = await u.db.skill.findUnique({ where: { name: a.skill }, select: { maxCostCents: true } });
+  const max = skill?.maxCostCents;
+  if (!max) return false;
+  const sum = await u.db.usage.aggregate({ where: { agentId: a.id }, _sum: { cents: true, micros: true } });
+  const spent = (sum._sum.cents ?? 0) + (sum._sum.micros ?? 0) / 1_000_000;
+  if (spent < max) return false;
+  const { count } = await u.db.agent.updateMany({
+    where: { id: a.id, launchSeq: a.launchSeq, runState: { in: ["starting", "running"] } },
+    data: {
+      runState: "stopped",
+      relaunchAt: null,
+      runError: `${LIMIT_REASONS.max_cost_cents}: spent ${fmtCents(spent)} of the template's limit of ${fmtCents(max)}`,
+    },
+  });
+  if (count !== 1) return true;
+  await appendEvent(u, {
+    goalId: a.goalId,
+    agentId: a.id,
+    teamId: a.teamId,
+    name: "agent_limit_reached",
+    data: { reason: LIMIT_REASONS.max_cost_cents, spent_cents: spent, limit_cents: max, launch: a.launchSeq },
+  });
+  await tellLimit(
+    u,
+    a,
+    `[RUNNER] Agent ${a.name} (#${a.id}) reached its spend limit (max_cost_cents of template ${a.skill}: spent ${fmtCents(spent)} of ${fmtCents(max)}) and is stopped. To let it go on, raise the limit on the Skills page and Restart it (the goal page's Restart, or \`switchboard agent restart ${a.id}\`); or end it (Terminate, or terminate_child).`,
+    LIMIT_REASONS.max_cost_cents,
+  );
+  return true;
+}
+
+const fmtCents = (c: number) => `$${(c / 100).toFixed(2)}`;
+
+/** The one notice of a limit reached: to the agent's leader's inbox and to the owner in the goal channel. */
+async function tellLimit(
+  u: Unit,
+  a: { id: number; goalId: number; leaderId: number | null },
+  text: string,
+  reason: string,
+) {
+  const meta = {
+    about: "agent_limit_reached",
+    agent_id: String(a.id),
+    reason,
+    actions: ["restart", "terminate"],
+  };
+  if (a.leaderId) {
+    await insertMessage(u, {
+      goalId: a.goalId,
+      recipientAgentId: a.leaderId,
+      sender: { kind: "system" },
+      kind: "system",
+      content: text,
+      meta,
+    });
+  }
+  await postToGoalChannel(u, a.goalId, text, meta);
 }
 
 export const stateInput = launchRef.extend({
@@ -349,6 +449,10 @@ export const stateInput = launchRef.extend({
   /** The runtime found that this launch cannot work (no model credential, refused by the model API): a
    * crash (backoff, the count) whose reason the owner is shown. */
   launch_failed: z.boolean().default(false),
+  /** The runner ended this launch on one of the template's per-launch limits (exited, not relaunched). */
+  limit: z.enum(["max_turns", "max_minutes"]).optional(),
+  /** Turns the launch completed (reported with a limit). */
+  turns: z.number().int().min(0).optional(),
 });
 
 /**
@@ -395,7 +499,9 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
           ...base,
           name: "agent_completed",
           data: {
-            reason: "stopped_by_owner",
+            reason: a.runError?.startsWith(LIMIT_REASONS.max_cost_cents)
+              ? LIMIT_REASONS.max_cost_cents
+              : "stopped_by_owner",
             exit_code: s.exit_code ?? null,
             signal: s.signal ?? null,
             launch: s.launch,
@@ -403,6 +509,43 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         });
       }
       return { run_state: "stopped" as RunState };
+    }
+    // A per-launch limit of the template ended it (the runner stopped it cleanly): exited, not relaunched
+    // until the owner restarts it; its leader and the owner are told.
+    if (s.limit && !s.stopped) {
+      const reason = LIMIT_REASONS[s.limit];
+      const what = s.limit === "max_turns" ? `${s.turns ?? "its"} turns` : "its time";
+      await u.db.agent.update({
+        where: { id: a.id },
+        data: {
+          runState: "exited",
+          leaseUntil: null,
+          crashStreak: 0,
+          relaunchAt: null,
+          runError: `${reason}: the launch ended after ${what} (the template's ${s.limit})`,
+        },
+      });
+      await appendRunCost(u, a, s.launch, "exited", now);
+      if (!terminated) {
+        await appendEvent(u, {
+          ...base,
+          name: "agent_completed",
+          data: {
+            reason,
+            exit_code: s.exit_code ?? null,
+            signal: s.signal ?? null,
+            launch: s.launch,
+            ...(s.turns !== undefined ? { turns: s.turns } : {}),
+          },
+        });
+        await tellLimit(
+          u,
+          a,
+          `[RUNNER] Agent ${a.name} (#${a.id}) reached the ${s.limit} limit of its template${a.skill ? ` ${a.skill}` : ""} and exited. Restart it to give it another launch (the goal page's Restart, or \`switchboard agent restart ${a.id}\`), or end it (Terminate, or terminate_child).`,
+          reason,
+        );
+      }
+      return { run_state: "exited" as RunState };
     }
     const crashed = s.state === "crashed" && !s.stopped;
     if (!crashed) {

@@ -24,6 +24,7 @@ export const TRANSCRIPT_EVENTS = [
   "agent_crashed",
   "agent_restart_requested",
   "agent_stop_requested",
+  "agent_limit_reached",
   "terminate.forced",
   "agent_input",
   "agent_text",

@@ -12,6 +12,9 @@ export const skillName = z
   .max(64)
   .regex(/^[a-z0-9][a-z0-9_-]*$/, "lowercase letters, digits, '_' and '-' only");
 
+/** A template limit: a positive whole number. */
+const limit = z.number().int().positive().max(1_000_000_000);
+
 export const skillInput = z.strictObject({
   name: skillName,
   description: z.string().trim().min(1).max(500),
@@ -39,6 +42,12 @@ export const skillInput = z.strictObject({
   // (docs/runtimes.md). Nothing is ever prompted: a tool the mode would ask about is denied (an event).
   permission_mode: z.enum(PERMISSION_MODES).nullish(),
   allowed_tools: z.array(z.string().trim().min(1).max(200)).max(100).nullish(),
+  // issue 11: limits (docs/runner.md, "Limits"). Per launch: completed turns (claude-code) and wall-clock
+  // minutes, enforced by the runner; per agent over all its launches: recorded spend in cents, enforced by
+  // the hub. null: no limit; omitted on an edit: unchanged.
+  max_turns: limit.nullish(),
+  max_minutes: limit.nullish(),
+  max_cost_cents: limit.nullish(),
 });
 export type SkillInput = z.input<typeof skillInput>;
 
@@ -53,6 +62,9 @@ export type SkillView = {
   env: Record<string, string> | null;
   permission_mode: string | null;
   allowed_tools: string[] | null;
+  max_turns: number | null;
+  max_minutes: number | null;
+  max_cost_cents: number | null;
   builtin: boolean;
   updated_at: string;
 };
@@ -110,6 +122,9 @@ type SkillRow = {
   envJson: string | null;
   permissionMode: string | null;
   allowedToolsJson: string | null;
+  maxTurns: number | null;
+  maxMinutes: number | null;
+  maxCostCents: number | null;
   builtin: boolean;
   updatedAt: Date;
 };
@@ -126,6 +141,9 @@ function view(s: SkillRow): SkillView {
     env: s.envJson ? (JSON.parse(s.envJson) as Record<string, string>) : null,
     permission_mode: s.permissionMode,
     allowed_tools: s.allowedToolsJson ? (JSON.parse(s.allowedToolsJson) as string[]) : null,
+    max_turns: s.maxTurns,
+    max_minutes: s.maxMinutes,
+    max_cost_cents: s.maxCostCents,
     builtin: s.builtin,
     updated_at: s.updatedAt.toISOString(),
   };
@@ -218,6 +236,9 @@ export async function saveSkill(input: SkillInput, opts: { create: boolean }): P
       ...(data.allowed_tools !== undefined && {
         allowedToolsJson: data.allowed_tools ? JSON.stringify(data.allowed_tools) : null,
       }),
+      ...(data.max_turns !== undefined && { maxTurns: data.max_turns ?? null }),
+      ...(data.max_minutes !== undefined && { maxMinutes: data.max_minutes ?? null }),
+      ...(data.max_cost_cents !== undefined && { maxCostCents: data.max_cost_cents ?? null }),
     };
     const row = existing
       ? await db.skill.update({ where: { name: data.name }, data: fields })

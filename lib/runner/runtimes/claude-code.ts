@@ -190,6 +190,9 @@ class ClaudeCodeSession implements AgentSession {
   private readonly denials = new Map<string, { name: string; reason: string }>();
   private model: string;
   private costSoFar = 0;
+  /** Turns completed in this launch (its `maxTurns` ends the session). */
+  private turnsDone = 0;
+  private limitHit = false;
   private sessionId: string | undefined;
 
   constructor(
@@ -384,6 +387,7 @@ class ClaudeCodeSession implements AgentSession {
       signal: exit.signal,
       ...(error ? { error } : {}),
       ...(this.fatal ? { launchFailed: true } : {}),
+      ...(this.limitHit && !this.fatal ? { limit: "max_turns" as const, turns: this.turnsDone } : {}),
     });
     this.out.close();
   }
@@ -477,6 +481,16 @@ class ClaudeCodeSession implements AgentSession {
         // Claude Code may fold messages queued during a turn into one: none queued, every taken turn ended.
         if (!m.queued_turn_count) for (const t of this.turns.splice(0)) t.resolve();
         else this.turns.shift()?.resolve();
+        // The template's max_turns: no further turn is taken (what is queued stays unacknowledged in the
+        // inbox); closing the input ends the session cleanly once Claude Code has finished.
+        this.turnsDone++;
+        const max = this.launch.maxTurns;
+        if (max && this.turnsDone >= max && !this.limitHit) {
+          this.limitHit = true;
+          this.input.close();
+          for (const item of this.input.drain())
+            item.refused(new Error(`the session ended on its max_turns limit (${max})`));
+        }
         return;
       }
     }

@@ -23,6 +23,9 @@ export type AgentLaunch = {
    * the mode would ask about is denied (a `tool_denied` event). */
   permissionMode?: string;
   allowedTools?: string[];
+  /** The template's `max_turns` (claude-code): after this many completed turns the runtime ends the session
+   * cleanly (no further delivery is taken) and its `exit` says `limit: "max_turns"`. Ignored by `command`. */
+  maxTurns?: number;
   /** Told the pid of each agent program the runtime starts (and whether it leads its own process group),
    * so the runner can end it if the runner itself dies (docs/runner.md, "Orphans"). */
   onProcess?: (p: { pid: number; group: boolean }) => void;
@@ -59,7 +62,16 @@ export type RuntimeEvent =
   | { type: "output"; stream: "stdout" | "stderr"; line: string }
   /** The last event. `launchFailed`: the runtime found the launch cannot work (no model credential, the
    * model API refusing it): a crash whose `error` tells the owner why. */
-  | { type: "exit"; code: number | null; signal: string | null; error?: string; launchFailed?: boolean };
+  | {
+      type: "exit";
+      code: number | null;
+      signal: string | null;
+      error?: string;
+      launchFailed?: boolean;
+      /** The session ended itself on the launch's `maxTurns`, after `turns` completed turns. */
+      limit?: "max_turns";
+      turns?: number;
+    };
 
 /** A message taken by the runtime. `done` settles when the turn it started has ended: resolved when the turn
  * completed, rejected when it failed (the launch cannot work) or the session ended first. */

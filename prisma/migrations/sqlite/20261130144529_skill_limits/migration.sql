@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "Skill" ADD COLUMN "maxCostCents" INTEGER;
+ALTER TABLE "Skill" ADD COLUMN "maxMinutes" INTEGER;
+ALTER TABLE "Skill" ADD COLUMN "maxTurns" INTEGER;
