@@ -126,6 +126,6 @@ test("Cancel goal: the reason, the cancelled banner, tasks cancelled", async ({ 
   await expect(page.getByTestId("cancel-goal")).toBeHidden();
   const snap = await rest(g.token, "GET", `/api/goals/${g.goal.goal_id}`);
   expect((snap.goal as { status: string }).status).toBe("cancelled");
-  const inbox = JSON.stringify(await call(g.worker.client, "read_inbox", {}));
-  expect(inbox).toContain("[TERMINATE]");
+  // The agents of a cancelled goal are ended: their keys no longer act (issue 16, agent_retired).
+  await expect(call(g.worker.client, "read_inbox", {})).rejects.toThrow(/agent_retired/);
 });

@@ -156,19 +156,20 @@ export function AgentsPanel({ goalId, agents }: { goalId: number; agents: AgentR
                 <td className="px-5 py-2">
                   <RunStateBadge runState={a.run_state} />
                 </td>
-                <td
-                  className="px-5 py-2 tabular-nums text-slate-600"
-                  data-testid="reputation"
-                  title={
-                    a.reputation.domains.length
-                      ? a.reputation.domains
-                          .map((d) => `${d.domain}: ${d.score.toFixed(2)} (${d.evidence} evidence)`)
-                          .join("\n")
-                      : "no evidence yet (0.5)"
-                  }
-                >
-                  {a.reputation.score.toFixed(2)}
-                  <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
+                <td className="px-5 py-2 tabular-nums text-slate-600">
+                  <span
+                    data-testid="reputation"
+                    title={
+                      a.reputation.domains.length
+                        ? a.reputation.domains
+                            .map((d) => `${d.domain}: ${d.score.toFixed(2)} (${d.evidence} evidence)`)
+                            .join("\n")
+                        : "no evidence yet (0.5)"
+                    }
+                  >
+                    {a.reputation.score.toFixed(2)}
+                    <span className="ml-1 text-xs text-slate-400">({a.reputation.evidence})</span>
+                  </span>
                   <ReputationHistory history={a.reputation.history} />
                 </td>
                 <td className="px-5 py-2 tabular-nums text-slate-600" data-testid="active-keys">
