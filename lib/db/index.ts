@@ -372,8 +372,13 @@ async function writeUnit<T>(s: State, fn: (u: Unit) => Promise<T>, name: string 
         return [result, batch] as const;
       } catch (e) {
         if (q.raw.inTransaction) {
-          q.tx.rollbackTo();
-          q.tx.release();
+          try {
+            q.tx.rollbackTo();
+            q.tx.release();
+          } catch (undo) {
+            // The failed unit's writes could not be undone alone: nothing of this transaction may commit.
+            endBatch(q, batch, new Error("SQLite could not roll back a failed unit", { cause: undo }));
+          }
         } else {
           // SQLite abandoned the whole transaction (an I/O error, a full disk): its other units fail too.
           endBatch(q, batch, new Error("SQLite abandoned the transaction", { cause: e }));

@@ -110,6 +110,36 @@ test(`${provider}: when SQLite abandons a transaction, none of the units in it i
   );
 });
 
+test(`${provider}: when a failed unit cannot be rolled back alone, nothing of its transaction commits`, {
+  skip: provider !== "sqlite" && "group commit (savepoints per unit) is SQLite's",
+}, async () => {
+  // The middle unit releases its own savepoint and then fails: ROLLBACK TO has nothing to roll back to, so
+  // its write cannot be undone alone. The whole batch must fail rather than commit that write.
+  const names = ["undo-before", "releaser", "undo-after"];
+  const results = await Promise.allSettled(
+    names.map((name) =>
+      db.write(async ({ db: tx, sql }) => {
+        await tx.skill.create({ data: skillRow(name) });
+        if (name === "releaser") {
+          await sql.run("RELEASE unit");
+          throw new Error("fails after its savepoint is gone");
+        }
+        return name;
+      }),
+    ),
+  );
+  const stored = await db.read(async ({ db: tx }) =>
+    (await tx.skill.findMany({ where: { name: { in: names } } })).map((s) => s.name),
+  );
+  const acked = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  assert.ok(!stored.includes("releaser"), "the failed unit's write never commits");
+  assert.deepEqual(new Set(stored), new Set(acked), "exactly the acknowledged writes are stored");
+  assert.equal(
+    await db.write(({ db: tx }) => tx.skill.create({ data: skillRow("after-undo") })).then((s) => s.name),
+    "after-undo",
+  );
+});
+
 test(`${provider}: a read never returns before the writes it could see have committed`, {
   skip: provider !== "sqlite" && "PostgreSQL reads run beside writes and see only committed rows",
 }, async () => {
