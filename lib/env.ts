@@ -17,6 +17,8 @@ const schema = z.object({
   SWITCHBOARD_ALLOWED_ORIGINS: z.string().default(""),
   SWITCHBOARD_MAX_BODY_BYTES: z.coerce.number().int().positive().default(1_048_576),
   SWITCHBOARD_INBOX_CAP: z.coerce.number().int().positive().default(1000),
+  /** SQLite durability: FULL (default) keeps acknowledged writes through a power loss; NORMAL is faster. */
+  SWITCHBOARD_SQLITE_SYNCHRONOUS: z.enum(["FULL", "NORMAL"]).default("FULL"),
   // issue 16: limits per agent and per key (docs/decisions.md "Limits").
   /** Unread bytes one inbox may hold (message contents); past it, send_message answers inbox_full. */
   SWITCHBOARD_INBOX_MAX_BYTES: z.coerce

@@ -250,7 +250,9 @@ async function open(): Promise<State> {
     const adapter = await connect();
     raw = (adapter as unknown as { client: BetterSqlite3.Database }).client;
     raw.pragma("journal_mode = WAL");
-    raw.pragma("synchronous = NORMAL");
+    // FULL: an acknowledged write survives a power loss (each group commit fsyncs the WAL; NORMAL could
+    // lose the last ones). Measured trade-off in BENCHMARKS.md ("SQLite synchronous"); NORMAL by choice.
+    raw.pragma(`synchronous = ${env().SWITCHBOARD_SQLITE_SYNCHRONOUS}`);
     raw.pragma("foreign_keys = ON");
     raw.pragma("busy_timeout = 5000");
     return adapter;
