@@ -25,8 +25,15 @@ for (const mode of ["NORMAL", "FULL", "NORMAL", "FULL"]) {
   }
   times.sort((a, b) => a - b);
   const p = (q) => times[Math.floor(q * (times.length - 1))].toFixed(0);
-  console.log(`${mode.padEnd(6)} commits=${commits} p50=${p(0.5)} µs p99=${p(0.99)} µs  (${(commits / (times.reduce((a, b) => a + b, 0) / 1e6)).toFixed(0)} commits/s)`);
+  console.log(
+    `${mode.padEnd(6)} commits=${commits} p50=${p(0.5)} µs p99=${p(0.99)} µs  (${(commits / (times.reduce((a, b) => a + b, 0) / 1e6)).toFixed(0)} commits/s)`,
+  );
   db.close();
 }
 fs.rmSync(dir, { recursive: true, force: true });
-console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+console.log(
+  `machine: ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);

@@ -618,10 +618,10 @@ test("the coordinator's review and a watchdog escalation reach the owner; Approv
   const review = await pump(() => items().find((i) => i.kind === "review"), "the review notification");
   const escalation = items().find((i) => i.kind === "escalation");
   assert.match(escalation?.summary ?? "", /idle for 10 minutes/);
-  assert.equal(
-    escalation?.question?.questions[0]?.options.length,
-    0,
-    "a free-text question: no one-click answer",
+  // Idle agents are one card per goal with one-click actions (issue 16 §7), each a link.
+  assert.deepEqual(
+    escalation?.question?.questions[0]?.options.map((o) => o.label),
+    ["Nudge them again", "Restart them", "Terminate them", "Leave them"],
   );
   const approve = review.question?.questions[0]?.options.find((o) => o.label === "Approve");
   assert.ok(approve?.action_url);

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -710,7 +711,10 @@ test("a verification command cannot reach the hub's data directory or leave the 
 });
 
 test("a runner that dies mid-job loses its lease; another runner takes the job and decides it", async () => {
-  const marker = path.join(server.env.SWITCHBOARD_DATA_DIR ?? "/tmp", `lease-${Date.now()}`);
+  // A directory the command can write to whoever it runs as (a root runner runs it as nobody).
+  const shared = fs.mkdtempSync(path.join(os.tmpdir(), "sb-lease-"));
+  fs.chmodSync(shared, 0o777);
+  const marker = path.join(shared, `lease-${Date.now()}`);
   // First run: record the shell's pid and hang; any later run finds the marker and passes.
   const cmd = `if [ -f '${marker}' ]; then exit 0; fi; mkdir -p "$(dirname '${marker}')"; echo $$ > '${marker}'; sleep 60`;
   const g = await approvedGoal(
@@ -723,7 +727,6 @@ test("a runner that dies mid-job loses its lease; another runner takes the job a
   await a.client.callTool({ name: "claim_task", arguments: { task_id: id } });
   await a.client.callTool({ name: "complete_task", arguments: { task_id: id, summary: "Ready" } });
   const first = await startRunner({ SWITCHBOARD_RUNNER_ID: "doomed", SWITCHBOARD_RUNNER_LEASE_GRACE_S: "1" });
-  const fs = await import("node:fs");
   const pid = await until("the first run", async () =>
     fs.existsSync(marker) ? Number(fs.readFileSync(marker, "utf8")) : undefined,
   );

@@ -1,5 +1,5 @@
 import type { Unit } from "@/lib/db";
-import { captureEvent } from "@/lib/domain/notifications/capture";
+import { captureEvent, notifies } from "@/lib/domain/notifications/capture";
 
 /**
  * Append an event to a goal's log inside the caller's unit of work. The per-goal `seq` is handed out
@@ -37,6 +37,8 @@ export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
     );
     if (!row) throw new Error(`appendEvent: goal ${e.goalId} does not exist`);
     u.notify(`goal:${e.goalId}`);
+    // issue 17: an owner-facing event becomes a notification in this same transaction.
+    await captureEvent(u, { ...e, seq: row.seq });
     return row.seq;
   }
   const row = await u.sql.get<{ eventSeq: number }>(
@@ -67,7 +69,8 @@ export async function appendEvent(u: Unit, e: NewEvent): Promise<number> {
  */
 export async function appendEvents(u: Unit, goalId: number, events: Omit<NewEvent, "goalId">[]) {
   if (events.length === 0) return;
-  if (!u.sql.postgres || events.length === 1) {
+  // One by one where a notification may follow (it needs each event's seq), else one statement.
+  if (!u.sql.postgres || events.length === 1 || events.some((e) => notifies(e.name))) {
     for (const e of events) await appendEvent(u, { ...e, goalId });
     return;
   }
@@ -101,7 +104,7 @@ export async function appendEvents(u: Unit, goalId: number, events: Omit<NewEven
  */
 export async function appendEventsAtCommit(u: Unit, goalId: number, events: Omit<NewEvent, "goalId">[]) {
   if (events.length === 0) return;
-  if (!u.sql.postgres) return appendEvents(u, goalId, events);
+  if (!u.sql.postgres || events.some((e) => notifies(e.name))) return appendEvents(u, goalId, events);
   const now = new Date();
   u.atCommit(
     // A missing goal fails the unit (an INSERT of no rows would not): 1 / 0 when fewer rows went in. Not a

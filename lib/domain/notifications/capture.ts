@@ -113,6 +113,9 @@ async function classify(u: Unit, e: CapturedEvent): Promise<Captured | undefined
   return undefined;
 }
 
+/** Whether an event of this name may become a notification (appendEvent captures it). */
+export const notifies = (name: string) => WATCHED.has(name);
+
 export async function captureEvent(u: Unit, e: CapturedEvent): Promise<void> {
   if (!WATCHED.has(e.name)) return;
   const c = await classify(u, e);

@@ -86,8 +86,19 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
     });
     if (!approve) return;
     // Approve ends the root at once (it has no leader to wait for) and completes the goal.
-    await u.db.agent.update({ where: { id: agentId }, data: { status: "terminated" } });
+    // Its end is recorded here: its key is refused from now on (agent_retired), so it will not read the
+    // terminate sentinel itself, and the runner stops its process at the next renewal.
+    await u.db.agent.update({
+      where: { id: agentId },
+      data: { status: "terminated", terminateConsumed: true },
+    });
     await revokeAgentKeys(u, agentId);
+    await appendEvent(u, {
+      goalId: q.goalId,
+      name: "agent_completed",
+      agentId,
+      data: { reason: "owner_approved" },
+    });
     await appendEvent(u, {
       goalId: q.goalId,
       name: "status",

@@ -132,7 +132,8 @@ async function idleAlert(u: Unit, s: SystemQuestion): Promise<string> {
   const agents = await escalatedIdleAgents(u, s.goalId);
   const questions: SubQuestion[] = [
     {
-      question: idleAlertText(agents).slice(0, 2000),
+      // The listed agents (those whose ladder reached the owner); the escalation's own text when none is.
+      question: (agents.length ? idleAlertText(agents) : s.text).slice(0, 2000),
       header: "Idle agents",
       multiSelect: false,
       options: [
