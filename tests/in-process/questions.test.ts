@@ -504,7 +504,8 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
     JSON.stringify(cInbox),
   );
 
-  // Watchdog escalation about an idle agent: the owner's text goes to its leader.
+  // Watchdog escalation about an idle agent: one card with one-click actions (issue 16 §7); Nudge them
+  // again reaches the idle agent itself.
   await db.write((u) =>
     escalateToOwner(u, {
       kind: "idle_escalation",
@@ -516,12 +517,14 @@ test("owner gateway: root review Approve completes the goal; Rework and watchdog
   );
   const idle = await pending("idle_escalation");
   assert.ok(idle);
-  await rest(server, "POST", `/api/questions/${idle.qid}/answer`, token, {
-    answers: [{ selected_labels: [], text: "Nudge it" }],
+  const nudged = await rest(server, "POST", `/api/questions/${idle.qid}/answer`, token, {
+    answers: [{ selected_labels: ["Nudge them again"] }],
   });
-  const cInbox2 = await inbox(c.client, cInbox.ack);
+  assert.equal(nudged.status, 200, JSON.stringify(nudged.json));
+  const lInbox = await inbox(l.client);
   assert.ok(
-    cInbox2.messages.some((m) => m.content.includes("[OWNER ANSWER]") && m.content.includes("Nudge it")),
+    lInbox.messages.some((m) => m.content.includes("The owner asks you to carry on")),
+    JSON.stringify(lInbox),
   );
 
   await db.write((u) =>

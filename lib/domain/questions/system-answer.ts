@@ -127,7 +127,7 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
     // issue 16 §7: one card for every idle agent of the goal; the choice applies to all of them.
     // Loaded on use: idle-alert reaches the runner and teams code, which import this module (an import cycle).
     const { onIdleDecision } = await import("@/lib/domain/watchdog/idle-alert");
-    await onIdleDecision(u, q.goalId, first?.selected_labels[0]);
+    await onIdleDecision(u, q.goalId, first?.selected_labels[0], agentId);
     return;
   }
   const to = q.subjectLeaderId ?? agentId;

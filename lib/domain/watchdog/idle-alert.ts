@@ -35,9 +35,13 @@ type IdleAgent = {
   leaseUntil: Date | null;
 };
 
-export async function escalatedIdleAgents(u: Unit, goalId: number): Promise<IdleAgent[]> {
+export async function escalatedIdleAgents(u: Unit, goalId: number, also?: number): Promise<IdleAgent[]> {
   const rows = await u.db.agent.findMany({
-    where: { goalId, idleStage: { gte: 3 }, ...notTerminatedWhere },
+    where: {
+      goalId,
+      ...notTerminatedWhere,
+      OR: [{ idleStage: { gte: 3 } }, ...(also === undefined ? [] : [{ id: also }])],
+    },
     select: {
       id: true,
       name: true,
@@ -59,7 +63,9 @@ export async function escalatedIdleAgents(u: Unit, goalId: number): Promise<Idle
   // Activity after the escalation (a tool call, a new launch) restarts its ladder: no longer the alert's.
   const stageAt = (a: IdleAgent) => a.idleStageAt?.getTime() ?? 0;
   return rows.filter(
-    (a) => (a.lastToolCallAt?.getTime() ?? 0) <= stageAt(a) && (a.runStartedAt?.getTime() ?? 0) <= stageAt(a),
+    (a) =>
+      a.id === also ||
+      ((a.lastToolCallAt?.getTime() ?? 0) <= stageAt(a) && (a.runStartedAt?.getTime() ?? 0) <= stageAt(a)),
   );
 }
 
@@ -80,9 +86,14 @@ export function idleAlertText(agents: IdleAgent[], now = new Date()): string {
 }
 
 /** What the owner's choice does, for every agent of the alert (a no-op for those that moved since). */
-export async function onIdleDecision(u: Unit, goalId: number, label: string | undefined): Promise<void> {
+export async function onIdleDecision(
+  u: Unit,
+  goalId: number,
+  label: string | undefined,
+  subjectAgentId?: number,
+): Promise<void> {
   if (label === undefined || label === LEAVE_THEM) return;
-  const agents = await escalatedIdleAgents(u, goalId);
+  const agents = await escalatedIdleAgents(u, goalId, subjectAgentId);
   const goal = await u.db.goal.findUnique({ where: { id: goalId }, select: { coordinatorAgentId: true } });
   const now = new Date();
   for (const a of agents) {
