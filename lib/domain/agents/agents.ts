@@ -42,7 +42,8 @@ export function agentStatus(a: {
   return "active";
 }
 
-async function insertKey(db: Db, agentId: number, revokeOthers: boolean): Promise<string> {
+/** A new API key for the agent (shown once), inside the caller's unit; `revokeOthers` revokes its earlier keys. */
+export async function insertKey(db: Db, agentId: number, revokeOthers: boolean): Promise<string> {
   if (revokeOthers) {
     await db.apiKey.updateMany({ where: { agentId, revokedAt: null }, data: { revokedAt: new Date() } });
   }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { waitFor } from "@/lib/bus";
 import { read, type Unit, write } from "@/lib/db";
+import { insertKey } from "@/lib/domain/agents/agents";
 import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
@@ -11,7 +12,6 @@ import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/do
 import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
 import { DomainError, notFound } from "@/lib/errors";
-import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
 import { logger } from "@/lib/log";
 import type { RunnerIdentity } from "./tokens";
 
@@ -303,13 +303,7 @@ export async function issueLaunchKey(r: RunnerIdentity, agentId: number, input: 
   const ref = launchRef.parse(input);
   return write(async (u) => {
     const a = await heldAgent(u, r, agentId, ref);
-    await u.db.apiKey.updateMany({
-      where: { agentId: a.id, revokedAt: null },
-      data: { revokedAt: new Date() },
-    });
-    const { secret, hash, display } = newSecret(AGENT_KEY_PREFIX);
-    await u.db.apiKey.create({ data: { agentId: a.id, hash, prefix: display } });
-    return { api_key: secret };
+    return { api_key: await insertKey(u.db, a.id, true) };
   }, "runner.key");
 }
 
