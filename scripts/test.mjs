@@ -3,7 +3,10 @@
 // (tests/in-process: no build, no server) and the integration tests (tests/integration: real servers over
 // HTTP) on SQLite and on PostgreSQL, and the Playwright browser flows. Ends with one line
 // "N passed, N failed, N skipped". docs/testing.md describes the layout.
-// Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|in-process|sqlite|postgres|e2e runs one suite.
+// Environment: TEST_SKIP_BUILD=1 reuses .next; TEST_ONLY=unit|in-process|sqlite|postgres|e2e runs one suite;
+// TEST_STEP_TIMEOUT_S (default 1500) ends a step that runs longer: its process group is killed, what it printed so far is
+// shown, and the step fails. Each node test also has a time limit (--test-timeout), so one hung test fails by name instead
+// of holding the whole run.
 //
 // On the 2-core CI machine the steps that need no build (type-check, lint, unit, in-process) run beside
 // `npm run build` (Next plus the compiled CLI, server and runner) and the integration suites that follow it; their output is printed when each finishes.
@@ -16,15 +19,27 @@ const failures = [];
 const timings = [];
 
 /** Run a step; `buffered` collects its output and prints it in one piece when it ends (parallel steps). */
+const stepTimeoutMs = Number(process.env.TEST_STEP_TIMEOUT_S ?? 1500) * 1000;
+
 function run(name, cmd, args, env = {}, { buffered = false } = {}) {
   return new Promise((resolve) => {
     const started = Date.now();
     const banner = `\n=== ${name}: ${cmd} ${args.join(" ")}\n`;
-    if (!buffered) process.stdout.write(banner);
+    process.stdout.write(buffered ? `=== ${name}: started (output follows when it ends)\n` : banner);
+    // Its own process group, so a step that outlives its time limit is ended with everything it started.
     const child = spawn(cmd, args, {
       env: { ...process.env, ...env },
       stdio: ["ignore", "pipe", buffered ? "pipe" : "inherit"],
+      detached: true,
     });
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      process.stdout.write(`=== ${name}: still running after ${stepTimeoutMs / 1000} s; ending it\n`);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+    }, stepTimeoutMs);
     let out = "";
     let err = "";
     child.stdout.on("data", (d) => {
@@ -34,15 +49,28 @@ function run(name, cmd, args, env = {}, { buffered = false } = {}) {
     child.stderr?.on("data", (d) => {
       err += d;
     });
-    child.on("close", (code) => {
+    // A process the step left behind may hold its output pipes open: once the step itself has exited, end what is
+    // left of its process group, give its output 10 s to end, then stop reading so the step still finishes.
+    child.on("exit", () => {
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr?.destroy();
+      }, 10_000).unref();
+    });
+    child.on("close", (exitCode) => {
+      clearTimeout(timer);
+      const status = timedOut ? "timed out" : exitCode === 0 ? "ok" : `exit ${exitCode}`;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
       if (buffered) {
         process.stdout.write(banner + out);
         if (err) process.stderr.write(err);
       }
-      process.stdout.write(`=== ${name}: ${code === 0 ? "ok" : `exit ${code}`} in ${seconds} s\n`);
+      process.stdout.write(`=== ${name}: ${status} in ${seconds} s\n`);
       timings.push(`${name} ${seconds} s`);
-      if (code !== 0) failures.push(`${name} (exit ${code})`);
+      if (status !== "ok") failures.push(`${name} (${status})`);
       resolve(out);
     });
   });
@@ -59,7 +87,8 @@ const testsIn = (dir) =>
     .map((f) => `${dir}/${f}`);
 
 async function nodeTests(name, dir, env, opts = {}) {
-  const args = ["--import", "tsx", "--test", "--test-reporter=spec"];
+  const args = ["--import", "tsx", "--test", "--test-reporter=spec", "--test-force-exit"];
+  args.push(`--test-timeout=${opts.testTimeoutMs ?? 300_000}`);
   if (opts.concurrency) args.push(`--test-concurrency=${opts.concurrency}`);
   const out = await run(name, process.execPath, [...args, ...testsIn(dir)], env, opts);
   totals.passed += count(out, /^ℹ pass (\d+)/gm);
