@@ -1,6 +1,7 @@
 import { read, write } from "@/lib/db";
 import { type SqlBool, type SqlDate, toDate } from "@/lib/db/rows";
 import { isTerminated } from "@/lib/domain/agents/terminated";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { DomainError } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, hashSecret, OWNER_TOKEN_PREFIX } from "@/lib/ids";
 
@@ -39,7 +40,6 @@ async function touch(
 const dateOrNull = (v: SqlDate | null): Date | null => (v === null ? null : toDate(v));
 
 /** Goal states in which no agent of the goal may act any more. */
-const FINISHED_GOAL = new Set(["completed", "cancelled"]);
 
 /**
  * Resolve a bearer credential to its caller; undefined when unknown or revoked. An agent key of an agent
@@ -81,7 +81,7 @@ export async function authenticateBearer(secret: string): Promise<Caller | undef
         },
       );
     }
-    if (FINISHED_GOAL.has(row.goalStatus)) {
+    if (FINISHED_GOAL_STATUSES.includes(row.goalStatus)) {
       throw new DomainError(
         "agent_retired",
         `The goal of agent ${row.agentId} is ${row.goalStatus}; its agents' keys no longer work.`,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { write } from "@/lib/db";
 import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { resolveQuestion } from "@/lib/domain/questions/resolve";
@@ -14,8 +15,6 @@ import { ownedGoal } from "./owned";
 export const cancelGoalInput = z.strictObject({
   reason: z.string().trim().max(2000).optional(),
 });
-
-const FINISHED = ["completed", "cancelled"];
 
 /**
  * The owner cancels a goal (issue 13, docs/goals.md "Cancelling a goal"), in one transaction:
@@ -39,7 +38,7 @@ export async function cancelGoal(
     const goal = await ownedGoal(u, ownerId, goalId);
     const now = new Date();
     const won = await u.db.goal.updateMany({
-      where: { id: goalId, status: { notIn: FINISHED } },
+      where: { id: goalId, status: { notIn: [...FINISHED_GOAL_STATUSES] } },
       data: { status: "cancelled", pausedReason: null, pausedAt: null, updatedAt: now },
     });
     if (won.count !== 1) {

@@ -2,6 +2,7 @@ import type { Unit } from "@/lib/db";
 import { AUTONOMY_ORIGIN, approvalOutcomeText } from "@/lib/domain/agents/autonomy";
 import { revokeAgentKeys } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { liftQuarantine } from "@/lib/domain/reputation/lift-quarantine";
@@ -106,7 +107,7 @@ export async function onSystemQuestionClosed(u: Unit, q: QuestionRow, r: Resolut
       data: { state: "terminated", reason: "owner_approved", qid: q.id },
     });
     const completed = await u.db.goal.updateMany({
-      where: { id: q.goalId, status: { notIn: ["completed", "cancelled"] } },
+      where: { id: q.goalId, status: { notIn: [...FINISHED_GOAL_STATUSES] } },
       data: { status: "completed", updatedAt: new Date() },
     });
     if (completed.count > 0) {

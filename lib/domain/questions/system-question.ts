@@ -1,6 +1,14 @@
 import type { Unit } from "@/lib/db";
 import { USER_SENTINEL } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import {
+  escalatedIdleAgents,
+  idleAlertText,
+  LEAVE_THEM,
+  NUDGE_AGAIN,
+  RESTART_THEM,
+  TERMINATE_THEM,
+} from "@/lib/domain/watchdog/idle-alert-card";
 import { newId } from "@/lib/ids";
 import type { SubQuestion } from "./schemas";
 import { fingerprintOf, notifyQuestion } from "./store";
@@ -122,13 +130,10 @@ export async function askOwnerDirectly(u: Unit, s: SystemQuestion): Promise<stri
 }
 
 /**
- * issue 16 §7: idle agents reach the owner as ONE card per goal (lib/domain/watchdog/idle-alert.ts): a
+ * issue 16 §7: idle agents reach the owner as ONE card per goal (lib/domain/watchdog/idle-alert-card.ts): a
  * pending card is rewritten with the current list, else a new one is asked.
  */
 async function idleAlert(u: Unit, s: SystemQuestion): Promise<string> {
-  // Loaded on use: idle-alert reaches the runner and teams code, which import this module (an import cycle).
-  const { escalatedIdleAgents, idleAlertText, LEAVE_THEM, NUDGE_AGAIN, RESTART_THEM, TERMINATE_THEM } =
-    await import("@/lib/domain/watchdog/idle-alert");
   const agents = await escalatedIdleAgents(u, s.goalId);
   const questions: SubQuestion[] = [
     {

@@ -4,6 +4,7 @@ import { read, type Unit, write } from "@/lib/db";
 import { insertKey } from "@/lib/domain/agents/agents";
 import { notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
@@ -29,7 +30,7 @@ import type { RunnerIdentity } from "./tokens";
 export const LAUNCH_TOPIC = "runner:launch";
 /** Crashes in a row after which an agent is `crashed` and not launched again. */
 export const CRASH_LIMIT = 3;
-const STOPPED_GOAL = ["paused", "completed", "cancelled"];
+const STOPPED_GOAL = ["paused", ...FINISHED_GOAL_STATUSES];
 const OUTPUT_CAP = 2000;
 
 /** `stopped`: the owner stopped it (Stop on the goal page); not launched until restarted. */
@@ -550,7 +551,7 @@ export async function reportState(r: RunnerIdentity, agentId: number, input: z.i
         s.stopped &&
         !terminated &&
         a.terminatePostedAt === null &&
-        !["completed", "cancelled"].includes(a.goal.status);
+        !FINISHED_GOAL_STATUSES.includes(a.goal.status);
       const runState: RunState = requeue ? "queued" : "exited";
       await u.db.agent.update({
         where: { id: a.id },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { write } from "@/lib/db";
 import { postToGoalChannel, requestsChannelId } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
+import { lockGoal } from "@/lib/domain/goals/lock-goal";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { notifyOwner } from "@/lib/domain/owners/inbox";
 import { goalTaskOr404 } from "@/lib/domain/tasks/claim-task";
@@ -31,7 +32,7 @@ export async function requestResource(
 ) {
   return write(async (u) => {
     // Lock the goal row: identical concurrent requests queue here (PostgreSQL) and the second finds the first.
-    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, caller.goalId);
+    await lockGoal(u, caller.goalId);
     const task = await goalTaskOr404(u, caller.goalId, input.task_id);
     const existing = await u.db.resourceRequest.findFirst({
       where: { agentId: caller.agentId, name: input.name, taskId: task.id, status: "open" },

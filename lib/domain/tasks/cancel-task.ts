@@ -2,6 +2,7 @@ import { write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
+import { lockGoal } from "@/lib/domain/goals/lock-goal";
 import { owned } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
 
@@ -21,7 +22,7 @@ export async function cancelTask(ownerId: number, goalId: number, taskId: number
   return write(async (u) => {
     // The goal row first, as every task write does (budget-gate.ts): on PostgreSQL a concurrent
     // complete_task or claim then queues behind this unit instead of deadlocking against it.
-    await u.sql.run(`UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ?`, goalId);
+    await lockGoal(u, goalId);
     const row = await u.db.goalTask.findUnique({ where: { id: taskId }, include: { goal: true } });
     const task = owned(row?.goalId === goalId ? row : null, (t) => t.goal.ownerId, ownerId, `task ${taskId}`);
     if (TERMINAL.has(task.status)) {

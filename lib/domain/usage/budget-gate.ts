@@ -1,6 +1,7 @@
 import { read, type Unit } from "@/lib/db";
 import type { SqlInt } from "@/lib/db/rows";
 import { toInt } from "@/lib/db/rows";
+import { lockGoal } from "@/lib/domain/goals/lock-goal";
 import { DomainError } from "@/lib/errors";
 
 /**
@@ -115,7 +116,7 @@ export async function beforeBudgetedTool(
 
 /**
  * The gate inside a gated tool's own write unit, as its first statement: takes the goal's row lock
- * (`UPDATE … SET "eventSeq" = "eventSeq"`; PostgreSQL holds it to commit, SQLite has one writer) and reads
+ * (`lockGoal`) and reads
  * the goal's state under it, then the named task's budget. A pause commits either before (this unit waits
  * for its lock, then sees `paused` and refuses) or after this unit (whose work then happened before the
  * pause): no call slips through between the early check and the tool's write. Every tool in
@@ -127,10 +128,7 @@ export async function holdGoalUnpaused(
   tool: string,
   taskId?: number,
 ): Promise<void> {
-  const goal = await u.sql.get<GoalRow>(
-    `UPDATE "Goal" SET "eventSeq" = "eventSeq" WHERE id = ? RETURNING status, "pausedReason"`,
-    goalId,
-  );
+  const goal = await lockGoal(u, goalId);
   if (!goal) return;
   const t = taskId !== undefined && TASK_BUDGET_GATED.has(tool) ? taskId : null;
   const task = t === null ? undefined : await u.sql.get<TaskRow>(TASK_SQL, t, goalId);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { type SqlDate, type SqlInt, toInt } from "@/lib/db/rows";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { DomainError, notFound } from "@/lib/errors";
 import { MAX_DB_INT } from "@/lib/ids";
 import { crossings, onBudgetCrossed } from "./budget";
@@ -185,7 +186,7 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
     );
     if (!agent) throw notFound(`agent ${r.agentId}`);
     const goalId = agent.goalId;
-    if (agent.goalStatus === "completed" || agent.goalStatus === "cancelled") {
+    if (FINISHED_GOAL_STATUSES.includes(agent.goalStatus)) {
       throw new DomainError(
         "goal_finished",
         `Goal ${goalId} is ${agent.goalStatus}; it records no more usage.`,

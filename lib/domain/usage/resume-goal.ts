@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
+import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { ownedGoal } from "@/lib/domain/goals/owned";
@@ -15,8 +16,6 @@ export const resumeGoalInput = z.strictObject({
 });
 export const resumeGoalOutput = z.object({ goal_id: z.number().int(), status: z.string() });
 export type ResumeGoalInput = z.output<typeof resumeGoalInput>;
-
-const FINISHED = ["completed", "cancelled"];
 
 /**
  * Resume a paused goal, with new budgets when given. Refused when the goal is not paused
@@ -33,7 +32,7 @@ export async function resumeInUnit(
 ): Promise<{ goal_id: number; status: string }> {
   const goal = await u.db.goal.findUnique({ where: { id: goalId } });
   if (!goal) throw new DomainError("not_found", `goal ${goalId} not found`);
-  if (FINISHED.includes(goal.status)) {
+  if (FINISHED_GOAL_STATUSES.includes(goal.status)) {
     throw new DomainError("goal_finished", `Goal ${goalId} is ${goal.status}; it cannot be resumed.`, {
       details: { goal_id: goalId, status: goal.status },
     });
