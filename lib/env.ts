@@ -120,6 +120,9 @@ const schema = z.object({
   SWITCHBOARD_NOTIFY_DISABLE_AFTER: z.coerce.number().int().positive().default(1),
   /** `1` lets webhook and Slack URLs reach private, loopback and link-local addresses (SSRF guard off). */
   SWITCHBOARD_NOTIFY_ALLOW_PRIVATE: z.enum(["0", "1"]).default("0"),
+  /** SMTP hosts (names or addresses, comma-separated) that email channels may use even where they are private
+   *  or loopback, e.g. `localhost` for a relay on this machine; every other SMTP host gets the SSRF guard. */
+  SWITCHBOARD_SMTP_HOSTS: z.string().default(""),
   /** How long a link or button in a notification can act (single use), in seconds. */
   SWITCHBOARD_NOTIFY_ACTION_TTL_S: z.coerce.number().int().positive().default(14_400),
   // issue 15: PostgreSQL mode (docs/database.md)

@@ -69,3 +69,24 @@ test("at call time a name resolving to a loopback address is refused before any 
     server.close();
   }
 });
+
+test("SMTP hosts: a private or loopback relay is refused when saved and at send time, unless the operator lists it", async () => {
+  const { checkSmtpHost, smtpAddress } = await import("@/lib/domain/notifications/ssrf");
+  const { env } = await import("@/lib/env");
+  try {
+    for (const host of ["localhost", "127.0.0.1", "10.0.0.5", "[::1]", "169.254.169.254"]) {
+      assert.throws(() => checkSmtpHost(host), /private or loopback/, host);
+    }
+    assert.equal(checkSmtpHost("smtp.example.com"), "smtp.example.com");
+    // A name that resolves to loopback (as a public name could after it was saved) is refused at send time.
+    await assert.rejects(smtpAddress("localhost"), /refused: localhost resolves to a private address/);
+    await assert.rejects(smtpAddress("127.0.0.1"), /private/);
+    // The operator's list lets exactly the listed relays through.
+    env().SWITCHBOARD_SMTP_HOSTS = "localhost, 127.0.0.1";
+    assert.equal(checkSmtpHost("localhost"), "localhost");
+    assert.equal(await smtpAddress("127.0.0.1"), "127.0.0.1");
+    assert.throws(() => checkSmtpHost("10.0.0.5"), /private or loopback/);
+  } finally {
+    env().SWITCHBOARD_SMTP_HOSTS = "";
+  }
+});

@@ -5,7 +5,7 @@ import { decryptValue, encryptValue } from "@/lib/domain/secrets/crypto";
 import { notFound } from "@/lib/errors";
 import { CHANNEL_KINDS, type ChannelKind, NOTIFICATION_KINDS } from "./kinds";
 import { appOrigin } from "./links";
-import { checkUrl } from "./ssrf";
+import { checkSmtpHost, checkUrl } from "./ssrf";
 
 /**
  * Notification channels of an owner (webhook, Slack, email): `/api/notification-channels` and the
@@ -171,7 +171,7 @@ function split(input: z.output<typeof createChannelInput>): {
     case "email":
       return {
         config: {
-          host: input.host,
+          host: checkSmtpHost(input.host),
           port: input.port,
           secure: input.secure,
           user: input.user,
@@ -225,6 +225,7 @@ export async function updateChannel(ownerId: number, id: number, raw: unknown): 
       }
     }
     if (c.kind === "email") {
+      if (input.host !== undefined) checkSmtpHost(input.host);
       for (const k of ["host", "port", "secure", "user", "from", "to"] as const) {
         if (input[k] !== undefined) (config as Record<string, unknown>)[k] = input[k];
       }

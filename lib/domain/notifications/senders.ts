@@ -1,10 +1,11 @@
+import net from "node:net";
 import nodemailer from "nodemailer";
 import { Webhook } from "standardwebhooks";
 import { env } from "@/lib/env";
 import { type ChannelRow, channelConfig, channelSecrets } from "./channels";
 import type { NotificationItem } from "./kinds";
 import { emailMessage, slackMessage, webhookPayload } from "./render";
-import { guardedPost } from "./ssrf";
+import { guardedPost, smtpAddress } from "./ssrf";
 
 /**
  * One attempt to send one delivery over its channel. Resolves with the outcome (never throws): `ok` is
@@ -53,9 +54,13 @@ async function sendSlack(c: ChannelRow, out: Outgoing): Promise<SendOutcome> {
 async function sendEmail(c: ChannelRow, out: Outgoing): Promise<SendOutcome> {
   const cfg = channelConfig(c);
   const { password } = channelSecrets(c);
+  if (!cfg.host) return failed("channel has no SMTP host");
   const timeout = env().SWITCHBOARD_NOTIFY_TIMEOUT_MS;
+  // The checked address, with the name kept for TLS (ssrf.ts).
+  const address = await smtpAddress(cfg.host);
   const transport = nodemailer.createTransport({
-    host: cfg.host,
+    host: address,
+    tls: net.isIP(cfg.host) ? undefined : { servername: cfg.host },
     port: cfg.port,
     secure: cfg.secure ?? false,
     auth: cfg.user ? { user: cfg.user, pass: password ?? "" } : undefined,

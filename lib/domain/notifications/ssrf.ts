@@ -10,7 +10,8 @@ import { invalidInput } from "@/lib/errors";
  * (SWITCHBOARD_NOTIFY_ALLOW_PRIVATE=1), no call reaches a loopback, private, link-local, unique-local,
  * CGNAT, multicast or unspecified address. The check runs in the socket's own DNS lookup, on every address
  * the name resolves to, so a name that resolves to a public address when the URL is saved and to a private
- * one when it is called (DNS rebinding) is still refused. Every call has a timeout.
+ * one when it is called (DNS rebinding) is still refused. Every call has a timeout. SMTP hosts get the same
+ * guard, except those the operator lists in SWITCHBOARD_SMTP_HOSTS (a mail relay is often internal).
  */
 
 const BLOCKED_V4: [string, number][] = [
@@ -62,7 +63,7 @@ export function checkUrl(raw: string, field = "url"): URL {
     throw invalidInput(`${field} must be http(s)`, { field });
   if (u.username || u.password) throw invalidInput(`${field} must not carry credentials`, { field });
   const host = u.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate() && (host === "localhost" || (net.isIP(host) && isPrivateAddress(host)))) {
+  if (!allowPrivate() && isLocalName(host)) {
     throw invalidInput(
       `${field} points to a private or loopback address (set SWITCHBOARD_NOTIFY_ALLOW_PRIVATE=1 to allow)`,
       { field },
@@ -139,4 +140,48 @@ export function guardedPost(
     req.on("close", () => clearTimeout(timer));
     req.end(body);
   });
+}
+
+const isLocalName = (host: string) =>
+  host === "localhost" || (net.isIP(host) !== 0 && isPrivateAddress(host));
+
+/** Whether email channels may use this SMTP host wherever it points (the operator's list, or the guard off). */
+function smtpHostAllowed(host: string): boolean {
+  if (allowPrivate()) return true;
+  const listed = env()
+    .SWITCHBOARD_SMTP_HOSTS.split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return listed.includes(host.trim().toLowerCase());
+}
+
+/** Check an SMTP host when it is saved: a literal private address or `localhost` needs the operator's list. */
+export function checkSmtpHost(host: string, field = "host"): string {
+  const h = host.replace(/^\[|\]$/g, "");
+  if (!smtpHostAllowed(h) && isLocalName(h)) {
+    throw invalidInput(
+      `${field} points to a private or loopback address (the operator can allow it in SWITCHBOARD_SMTP_HOSTS)`,
+      { field },
+    );
+  }
+  return host;
+}
+
+/**
+ * The address an SMTP connection may open for `host`: the host itself when the operator allows it, else its
+ * DNS answer, refused when any address is private (the connection then goes to the checked address, so the
+ * name cannot resolve elsewhere in between).
+ */
+export async function smtpAddress(host: string): Promise<string> {
+  const h = host.replace(/^\[|\]$/g, "");
+  if (smtpHostAllowed(h)) return h;
+  const list = await dns.promises.lookup(h, { all: true });
+  const bad = list.find((a) => isPrivateAddress(a.address));
+  if (bad)
+    throw new Error(
+      `refused: ${h} resolves to a private address (${bad.address}); see SWITCHBOARD_SMTP_HOSTS`,
+    );
+  const first = list[0];
+  if (!first) throw new Error(`no address for ${h}`);
+  return first.address;
 }
