@@ -46,8 +46,8 @@ async function post(token: string | undefined, url: string, body: unknown = {}) 
 }
 
 async function setRuntime(name: string, runtime: "command" | "claude-code") {
-  const s = await skills.getSkill(name);
-  await skills.saveSkill(
+  const s = await skills.getBuiltinSkill(name);
+  await skills.saveBuiltinSkill(
     {
       name,
       description: s.description,
@@ -55,7 +55,6 @@ async function setRuntime(name: string, runtime: "command" | "claude-code") {
       runtime,
       command: runtime === "command" ? { cmd: "true" } : null,
     },
-    { create: false },
   );
 }
 

@@ -26,8 +26,8 @@ before(async () => {
   otherToken = await server.ownerToken("other@example.com");
   owner = await server.client(ownerToken);
   for (const name of ["coordinator", "engineer"]) {
-    const s = await skills.getSkill(name);
-    await skills.saveSkill(
+    const s = await skills.getBuiltinSkill(name);
+    await skills.saveBuiltinSkill(
       {
         name,
         description: s.description,
@@ -35,7 +35,6 @@ before(async () => {
         runtime: "command",
         command: { cmd: "true" },
       },
-      { create: false },
     );
   }
   runnerToken = (await tokens.createRunnerToken({ name: "transcript" })).token;

@@ -31,8 +31,8 @@ before(async () => {
   const skills = await import("@/lib/domain/skills/skills");
   // Templates are data: the coordinator and engineer templates run the agent script.
   for (const name of ["coordinator", "engineer"]) {
-    const s = await skills.getSkill(name);
-    await skills.saveSkill(
+    const s = await skills.getBuiltinSkill(name);
+    await skills.saveBuiltinSkill(
       {
         name,
         description: s.description,
@@ -41,7 +41,6 @@ before(async () => {
         command: { cmd: process.execPath, args: [SCRIPT] },
         env: { AGENT_SCRIPT: "1" },
       },
-      { create: false },
     );
   }
   runnerToken = (await (await import("@/lib/domain/runner/tokens")).createRunnerToken({ name: "test" }))
@@ -354,8 +353,8 @@ test("a secret the owner supplied is in the launched program's environment (a fi
   // A binary file secret: NUL and non-UTF-8 bytes must arrive byte for byte.
   const fileBytes = Buffer.concat([Buffer.from([0, 255, 254, 0, 10, 13]), Buffer.from(value)]);
   const skills = await import("@/lib/domain/skills/skills");
-  const s = await skills.getSkill("coordinator");
-  await skills.saveSkill(
+  const s = await skills.getBuiltinSkill("coordinator");
+  await skills.saveBuiltinSkill(
     {
       name: "coordinator",
       description: s.description,
@@ -364,7 +363,6 @@ test("a secret the owner supplied is in the launched program's environment (a fi
       command: { cmd: process.execPath, args: [SCRIPT] },
       env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN", PROBE_SECRET_FILE: "SERVICE_ACCOUNT" },
     },
-    { create: false },
   );
   const me = sc<{ user_id: number }>(await owner.callTool({ name: "whoami", arguments: {} }));
   const put = await server.fetch(`/api/secrets/user/${me.user_id}/DEPLOY_TOKEN`, {
