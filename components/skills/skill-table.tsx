@@ -33,9 +33,7 @@ export function SkillTable({ skills }: { skills: SkillView[] }) {
               <td className="px-5 py-2.5 font-mono text-slate-900">
                 {s.name} {s.builtin ? <Badge>built-in</Badge> : null}{" "}
                 {s.shadowed ? <Badge tone="amber">replaced by your copy</Badge> : null}
-                {!s.builtin && shadowed.has(s.name) ? (
-                  <Badge tone="blue">your copy</Badge>
-                ) : null}
+                {!s.builtin && shadowed.has(s.name) ? <Badge tone="blue">your copy</Badge> : null}
               </td>
               <td className="px-5 py-2.5 text-slate-600">{s.description}</td>
               <td className="px-5 py-2.5 text-slate-600">{s.model ?? "default"}</td>
@@ -45,10 +43,7 @@ export function SkillTable({ skills }: { skills: SkillView[] }) {
               </td>
               <td className="px-5 py-2.5 text-right">
                 {s.shadowed ? null : (
-                  <Link
-                    href={`/skills/${s.name}`}
-                    className="text-sm font-medium text-slate-900 underline"
-                  >
+                  <Link href={`/skills/${s.name}`} className="text-sm font-medium text-slate-900 underline">
                     {s.builtin ? "Copy to edit" : "Edit"}
                   </Link>
                 )}

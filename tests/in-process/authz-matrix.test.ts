@@ -686,7 +686,11 @@ const ROUTE_CASES: Record<string, RouteCase> = {
       // being per owner: tests/in-process/skills.test.ts; not here, where the actions below name it.)
       post(
         () => "/api/skills",
-        () => ({ name: "callers-own", description: "The caller's own.", system_prompt: "The caller's own prompt." }),
+        () => ({
+          name: "callers-own",
+          description: "The caller's own.",
+          system_prompt: "The caller's own prompt.",
+        }),
       ),
     ],
   },

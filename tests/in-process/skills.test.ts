@@ -4,7 +4,7 @@
 // for that owner's agents only: spawned agents' prompts and the runner's launch jobs come from the copy.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { errorCode, type InProcess, sc, startInProcess } from "../helpers/in-process";
+import { errorCode, type InProcess, startInProcess } from "../helpers/in-process";
 import { call, goalWithCoordinator, task } from "../helpers/teams";
 
 let h: InProcess;
@@ -82,7 +82,10 @@ test("owner B cannot see, read, edit, copy or delete owner A's skill: 404 exactl
   const mine = await rest(tokenB, "POST", "/api/skills", skillBody("a-secret-skill", "B's own prompt"));
   assert.equal(mine.status, 201, mine.text);
   assert.equal((await rest(tokenA, "GET", "/api/skills/a-secret-skill")).json.system_prompt, "A-ONLY prompt");
-  assert.equal((await rest(tokenB, "GET", "/api/skills/a-secret-skill")).json.system_prompt, "B's own prompt");
+  assert.equal(
+    (await rest(tokenB, "GET", "/api/skills/a-secret-skill")).json.system_prompt,
+    "B's own prompt",
+  );
   // The same name twice for one owner: a conflict.
   const again = await rest(tokenB, "POST", "/api/skills", skillBody("a-secret-skill", "again"));
   assert.deepEqual([again.status, again.code], [409, "name_taken"]);
@@ -151,7 +154,11 @@ test("a built-in cannot be edited or deleted (skill_builtin_read_only), by REST 
     d.user.findUniqueOrThrow({ where: { email: "skills-b@example.com" } }),
   );
   await assert.rejects(
-    skills.saveSkill(ownerB.id, { name: "reviewer", description: "d", system_prompt: "p" }, { create: false }),
+    skills.saveSkill(
+      ownerB.id,
+      { name: "reviewer", description: "d", system_prompt: "p" },
+      { create: false },
+    ),
     (e: { code?: string }) => e.code === "skill_builtin_read_only",
   );
   await assert.rejects(
@@ -203,7 +210,10 @@ test("copy to edit: B's copy shadows the built-in for B's agents (spawned prompt
   assert.deepEqual(flags("reviewer"), [[true, false]]);
   assert.deepEqual(flags("strict_reviewer"), [[false, false]]);
   // A's list and A's view of the built-in are untouched.
-  const listA = (await rest(tokenA, "GET", "/api/skills")).json.skills as { name: string; shadowed: boolean }[];
+  const listA = (await rest(tokenA, "GET", "/api/skills")).json.skills as {
+    name: string;
+    shadowed: boolean;
+  }[];
   assert.ok(listA.every((s) => !s.shadowed && s.name !== "strict_reviewer"));
   const engA = await rest(tokenA, "GET", "/api/skills/engineer");
   assert.deepEqual([engA.json.builtin, String(engA.json.system_prompt).includes("B-COPY")], [true, false]);
@@ -294,7 +304,10 @@ test("the server actions act on the signed-in owner's skills only", async () => 
     form({ name: "a-secret-skill", description: "x", system_prompt: "B rewrote it" }),
   );
   assert.match(edit.error ?? "", /not found/i);
-  assert.match((await actions.copySkillAction("a-secret-skill", {}, form({ name: "" }))).error ?? "", /not found/i);
+  assert.match(
+    (await actions.copySkillAction("a-secret-skill", {}, form({ name: "" }))).error ?? "",
+    /not found/i,
+  );
   assert.match((await actions.deleteSkillAction("a-secret-skill")).error ?? "", /not found/i);
   // A built-in: read-only.
   const builtin = await actions.saveSkillAction(

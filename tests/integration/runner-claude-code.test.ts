@@ -305,15 +305,13 @@ test("the template's permission mode and allowed tools reach Claude Code: an all
   await finishGoals();
   const skills = await import("@/lib/domain/skills/skills");
   const s = await skills.getBuiltinSkill("coordinator");
-  await skills.saveBuiltinSkill(
-    {
-      name: "coordinator",
-      description: s.description,
-      system_prompt: s.system_prompt,
-      permission_mode: "default",
-      allowed_tools: ["Bash"],
-    },
-  );
+  await skills.saveBuiltinSkill({
+    name: "coordinator",
+    description: s.description,
+    system_prompt: s.system_prompt,
+    permission_mode: "default",
+    allowed_tools: ["Bash"],
+  });
   assert.deepEqual((await skills.getBuiltinSkill("coordinator")).allowed_tools, ["Bash"]);
   await startRunner("perm", { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-standin" });
   const g = sc<{ goal_id: number; coordinator_agent_id: number }>(

@@ -98,9 +98,12 @@ async function finishGoals() {
 /** Point a built-in template at a runtime, with limits (everything else as it is). */
 async function template(name: string, over: Partial<SkillInput>) {
   const s = await skills.getBuiltinSkill(name);
-  await skills.saveBuiltinSkill(
-    { name, description: s.description, system_prompt: s.system_prompt, ...over },
-  );
+  await skills.saveBuiltinSkill({
+    name,
+    description: s.description,
+    system_prompt: s.system_prompt,
+    ...over,
+  });
 }
 const commandRuntime = { runtime: "command" as const, command: { cmd: process.execPath, args: [SCRIPT] } };
 const noLimits = { max_turns: null, max_minutes: null, max_cost_cents: null };
@@ -127,15 +130,11 @@ async function channel(goalId: number): Promise<string[]> {
 
 test("skills: limits are validated (positive whole numbers, optional), saved, shown, cleared with null", async () => {
   await assert.rejects(
-    skills.saveBuiltinSkill(
-      { name: "engineer", description: "d", system_prompt: "p", max_turns: 0 },
-    ),
+    skills.saveBuiltinSkill({ name: "engineer", description: "d", system_prompt: "p", max_turns: 0 }),
     /max_turns|too small|>0/i,
   );
   await assert.rejects(
-    skills.saveBuiltinSkill(
-      { name: "engineer", description: "d", system_prompt: "p", max_minutes: 1.5 },
-    ),
+    skills.saveBuiltinSkill({ name: "engineer", description: "d", system_prompt: "p", max_minutes: 1.5 }),
   );
   // Over REST, as the owner edits skills: a built-in is read-only (409); the owner's copy is theirs to edit.
   const auth = { Authorization: `Bearer ${ownerToken}`, "Content-Type": "application/json" };
@@ -146,7 +145,11 @@ test("skills: limits are validated (positive whole numbers, optional), saved, sh
   });
   assert.equal(refused.status, 409, await refused.clone().text());
   assert.equal(((await refused.json()) as { error: { code: string } }).error.code, "skill_builtin_read_only");
-  const copied = await server.fetch("/api/skills/reviewer/copy", { method: "POST", headers: auth, body: "{}" });
+  const copied = await server.fetch("/api/skills/reviewer/copy", {
+    method: "POST",
+    headers: auth,
+    body: "{}",
+  });
   assert.equal(copied.status, 201, await copied.clone().text());
   const bad = await server.fetch("/api/skills/reviewer", {
     method: "PUT",
@@ -186,10 +189,7 @@ test("skills: limits are validated (positive whole numbers, optional), saved, sh
   assert.deepEqual([cleared.max_turns, cleared.max_minutes, cleared.max_cost_cents], [null, null, null]);
   // The built-in itself never changed.
   assert.equal((await skills.getBuiltinSkill("reviewer")).max_turns, null);
-  assert.equal(
-    (await server.fetch("/api/skills/reviewer", { method: "DELETE", headers: auth })).status,
-    204,
-  );
+  assert.equal((await server.fetch("/api/skills/reviewer", { method: "DELETE", headers: auth })).status, 204);
 });
 
 test("max_minutes (command runtime): the runner stops the agent cleanly when its time is up; exited, limit.max_minutes, not relaunched", async () => {

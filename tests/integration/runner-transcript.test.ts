@@ -27,15 +27,13 @@ before(async () => {
   owner = await server.client(ownerToken);
   for (const name of ["coordinator", "engineer"]) {
     const s = await skills.getBuiltinSkill(name);
-    await skills.saveBuiltinSkill(
-      {
-        name,
-        description: s.description,
-        system_prompt: s.system_prompt,
-        runtime: "command",
-        command: { cmd: "true" },
-      },
-    );
+    await skills.saveBuiltinSkill({
+      name,
+      description: s.description,
+      system_prompt: s.system_prompt,
+      runtime: "command",
+      command: { cmd: "true" },
+    });
   }
   runnerToken = (await tokens.createRunnerToken({ name: "transcript" })).token;
 });

@@ -27,8 +27,16 @@ test("sqlite: skill_owners assigns owner-made and edited skills to the first own
   };
   for (const n of dirs.slice(0, at)) run(n);
   const t0 = 1_700_000_000_000;
-  d.prepare(`INSERT INTO "User" (id, email, "passwordHash", "createdAt") VALUES (?, ?, 'x', ?)`).run(7, "op@x", t0);
-  d.prepare(`INSERT INTO "User" (id, email, "passwordHash", "createdAt") VALUES (?, ?, 'x', ?)`).run(9, "b@x", t0);
+  d.prepare(`INSERT INTO "User" (id, email, "passwordHash", "createdAt") VALUES (?, ?, 'x', ?)`).run(
+    7,
+    "op@x",
+    t0,
+  );
+  d.prepare(`INSERT INTO "User" (id, email, "passwordHash", "createdAt") VALUES (?, ?, 'x', ?)`).run(
+    9,
+    "b@x",
+    t0,
+  );
   const skill = d.prepare(
     `INSERT INTO "Skill" (name, description, "systemPrompt", builtin, "createdAt", "updatedAt") VALUES (?, 'd', ?, ?, ?, ?)`,
   );

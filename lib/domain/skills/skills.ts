@@ -398,7 +398,9 @@ export async function deleteSkill(ownerId: number, name: string): Promise<void> 
 
 /** A built-in as stored. */
 export async function getBuiltinSkill(name: string): Promise<SkillView> {
-  const s = await read(({ db }) => db.skill.findUnique({ where: { scope_name: { scope: BUILTIN_SCOPE, name } } }));
+  const s = await read(({ db }) =>
+    db.skill.findUnique({ where: { scope_name: { scope: BUILTIN_SCOPE, name } } }),
+  );
   if (!s) throw notFound(`skill ${name}`);
   return view(s);
 }
@@ -411,7 +413,9 @@ export async function saveBuiltinSkill(input: SkillInput): Promise<SkillView> {
   const data = skillInput.parse(input);
   return write(async (u) => {
     await insertBuiltin(u, data.name);
-    const row = await u.db.skill.findUnique({ where: { scope_name: { scope: BUILTIN_SCOPE, name: data.name } } });
+    const row = await u.db.skill.findUnique({
+      where: { scope_name: { scope: BUILTIN_SCOPE, name: data.name } },
+    });
     if (!row) throw notFound(`built-in skill ${data.name}`);
     return view(await u.db.skill.update({ where: { id: row.id }, data: fieldsOf(data) }));
   });
