@@ -150,3 +150,38 @@ test("the owner adds and edits a skill", async ({ page }) => {
   });
   expect(plan.tasks[0]?.skill).toBe("frontend_engineer");
 });
+
+test("a built-in skill is read-only: the owner copies it to edit, and the copy replaces it for their agents", async ({
+  page,
+}) => {
+  await signIn(page, server.url);
+  await page.goto(`${server.url}/skills`);
+  await page.getByTestId("skill-reviewer").getByRole("link", { name: "Copy to edit" }).click();
+  await expect(page).toHaveURL(/\/skills\/reviewer$/);
+  await expect(page.getByTestId("skill-builtin")).toContainText("read-only");
+  await expect(page.getByRole("button", { name: "Save skill" })).toHaveCount(0);
+  await expect(page.getByLabel("Name of your copy")).toHaveValue("reviewer");
+  await page.getByRole("button", { name: "Copy to edit" }).click();
+  // The copy's edit page.
+  await expect(page.getByRole("button", { name: "Save skill" })).toBeVisible();
+  await page.getByLabel("Description").fill("My own strict reviewer");
+  await page.getByRole("button", { name: "Save skill" }).click();
+  await expect(page).toHaveURL(/\/skills$/);
+  await expect(page.getByTestId("skill-reviewer")).toContainText("My own strict reviewer");
+  await expect(page.getByTestId("skill-reviewer")).toContainText("your copy");
+  await expect(page.getByTestId("skill-reviewer-builtin")).toContainText("replaced by your copy");
+  // Over REST: the built-in stays read-only.
+  const put = await fetch(`${server.url}/api/skills/engineer`, {
+    method: "PUT",
+    headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ description: "x", system_prompt: "y" }),
+  });
+  expect(put.status).toBe(409);
+  expect((await put.json()).error.code).toBe("skill_builtin_read_only");
+  // Delete the copy: the built-in is back.
+  await page.getByTestId("skill-reviewer").getByRole("link", { name: "Edit" }).click();
+  await page.getByRole("button", { name: /Delete my copy/ }).click();
+  await expect(page).toHaveURL(/\/skills$/);
+  await expect(page.getByTestId("skill-reviewer")).toContainText("built-in");
+  await expect(page.getByTestId("skill-reviewer-builtin")).toHaveCount(0);
+});

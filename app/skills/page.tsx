@@ -8,16 +8,18 @@ import { listSkills, seedBuiltinSkills } from "@/lib/domain/skills/skills";
 export const dynamic = "force-dynamic";
 
 export default async function SkillsPage() {
-  await requireOwner();
+  const owner = await requireOwner();
   await seedBuiltinSkills();
-  const skills = await listSkills();
+  const skills = await listSkills(owner.userId);
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-semibold text-slate-900">Skills</h1>
         <p className="mt-1 text-sm text-slate-500">
           A skill is an agent template. declare_plan and create_team name one per task or role; a spawned
-          agent gets its system prompt (with its role description), tools and model.
+          agent gets its system prompt (with its role description), tools and model. Your skills are yours
+          alone; built-ins are shared and read-only: copy one to edit it, and your copy (same name) is what
+          your agents get.
         </p>
       </div>
       <Panel title={`Skills (${skills.length})`}>

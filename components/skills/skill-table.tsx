@@ -13,16 +13,27 @@ function limits(s: SkillView): string {
   return parts.length ? parts.join(" · ") : "none";
 }
 
+/**
+ * The owner's own skills and the built-ins (read-only: "Copy to edit"). A built-in the owner has a copy of
+ * is marked: the copy is what the owner's agents get.
+ */
 export function SkillTable({ skills }: { skills: SkillView[] }) {
+  const shadowed = new Set(skills.filter((s) => s.shadowed).map((s) => s.name));
   return (
     <div className="overflow-x-auto">
       <table className="min-w-full text-sm" data-testid="skill-table">
         <TableHead columns={["Name", "Description", "Model", "Tools", "Limits", ""]} />
         <tbody className="divide-y divide-slate-100">
           {skills.map((s) => (
-            <tr key={s.name} data-testid={`skill-${s.name}`}>
+            <tr
+              key={`${s.builtin ? "builtin" : "own"}:${s.name}`}
+              data-testid={s.shadowed ? `skill-${s.name}-builtin` : `skill-${s.name}`}
+              className={s.shadowed ? "opacity-60" : undefined}
+            >
               <td className="px-5 py-2.5 font-mono text-slate-900">
-                {s.name} {s.builtin ? <Badge>built-in</Badge> : null}
+                {s.name} {s.builtin ? <Badge>built-in</Badge> : null}{" "}
+                {s.shadowed ? <Badge tone="amber">replaced by your copy</Badge> : null}
+                {!s.builtin && shadowed.has(s.name) ? <Badge tone="blue">your copy</Badge> : null}
               </td>
               <td className="px-5 py-2.5 text-slate-600">{s.description}</td>
               <td className="px-5 py-2.5 text-slate-600">{s.model ?? "default"}</td>
@@ -31,9 +42,11 @@ export function SkillTable({ skills }: { skills: SkillView[] }) {
                 {limits(s)}
               </td>
               <td className="px-5 py-2.5 text-right">
-                <Link href={`/skills/${s.name}`} className="text-sm font-medium text-slate-900 underline">
-                  Edit
-                </Link>
+                {s.shadowed ? null : (
+                  <Link href={`/skills/${s.name}`} className="text-sm font-medium text-slate-900 underline">
+                    {s.builtin ? "Copy to edit" : "Edit"}
+                  </Link>
+                )}
               </td>
             </tr>
           ))}

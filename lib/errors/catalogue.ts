@@ -545,6 +545,14 @@ export const CATALOGUE = {
     "Your autonomy tier needs your leader's approval for this call; a request went up the leader chain (details: qid, state requested|pending, approver, target; denied: the previous request's reason).",
     "Wait for the decision in your inbox (read_inbox), then call again if it was allowed; do something else meanwhile.",
   ),
+
+  // ── Issue 16 §2: skills have an owner; built-ins are shared and read-only (docs/teams.md, "Skills") ─
+  skill_builtin_read_only: entry(
+    409,
+    ["rest", "form"],
+    "The skill is a built-in, shared by every owner: it cannot be edited or deleted (details.skill).",
+    "Copy it to edit (POST /api/skills/{name}/copy, or Copy to edit on the Skills page): your copy of the same name replaces the built-in for your agents.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

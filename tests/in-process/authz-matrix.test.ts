@@ -40,6 +40,8 @@ type Ids = {
   key: number;
   notifChannel: number;
   delivery: number;
+  /** A skill of the victim's (its name carries no marker: a 404 may echo the name the caller sent). */
+  skill: string;
 };
 /** The victim's ids, and the same shape with ids that name nothing. */
 let V: Ids;
@@ -59,6 +61,7 @@ const M: Ids = {
   key: MISSING,
   notifChannel: MISSING,
   delivery: MISSING,
+  skill: "no-such-skill",
 };
 let victimOwnerId: number;
 let victimToken: string;
@@ -161,6 +164,13 @@ before(async () => {
   const delivery = await db.read((u) =>
     u.db.notificationDelivery.findFirstOrThrow({ where: { channelId: notifChannel } }),
   );
+  // A skill of the victim's, with the marker in its text.
+  const sk = await rest(g.token, "POST", "/api/skills", {
+    name: "victim-skill",
+    description: `The ${MARK} skill.`,
+    system_prompt: `You are the ${MARK} template.`,
+  });
+  assert.equal(sk.status, 201, sk.text);
   const g2 = await goalWithAgents(h, 0, "victim@example.com");
   sameOwnerAgent = (g2.agents[0] as { client: Client }).client;
   V = {
@@ -179,6 +189,7 @@ before(async () => {
     key: (await db.read((u) => u.db.apiKey.findFirstOrThrow({ where: { agentId: Number(worker.id) } }))).id,
     notifChannel,
     delivery: delivery.id,
+    skill: "victim-skill",
   };
   // Another owner with a goal of their own.
   const o = await goalWithAgents(h, 0, "other@example.com");
@@ -263,7 +274,6 @@ async function victimRows(): Promise<string> {
           agents.has(row.toAgentId as number) ||
           agents.has(row.fromAgentId as number) ||
           row.channelId === V.channel ||
-          (model === "Skill" && String(row.name).includes(MARK)) ||
           (model === "Secret" && String(row.name).includes("TGTMARK"));
         if (!mine) continue;
         const kept = Object.fromEntries(Object.entries(row).filter(([k]) => !ACTIVITY.has(k)));
@@ -460,8 +470,8 @@ type RouteCase =
   /** Not an owner route: `who` says who may call it; an owner's and an agent's credential get 401. */
   | { public: string; calls?: Call[] }
   /**
-   * A known gap, open in issue 16 §2 and listed in SECURITY.md: shared by every owner. Kept in the table so
-   * the methods are still counted; the day the gap closes, make these `ids` cases.
+   * A known gap, listed in SECURITY.md: kept in the table so the methods are still counted; the day the gap
+   * closes, make these `ids` cases. (None today: skills were the last, closed in issue 16 §2.)
    */
   | { gap: string; methods: string[] };
 
@@ -471,8 +481,6 @@ const post = (p: (v: Ids) => string, body: (v: Ids) => unknown = () => ({})): Ca
   path: p,
   body,
 });
-
-const SKILLS_GAP = "skills are one catalogue shared by every owner (no owner column yet)";
 
 const ROUTE_CASES: Record<string, RouteCase> = {
   "agents/[id]/reputation": { ids: [get((v) => `/api/agents/${v.agent}/reputation`)] },
@@ -659,8 +667,33 @@ const ROUTE_CASES: Record<string, RouteCase> = {
     ],
   },
   secrets: { own: [get(() => "/api/secrets")] },
-  "skills/[name]": { gap: SKILLS_GAP, methods: ["DELETE", "GET", "PUT"] },
-  skills: { gap: SKILLS_GAP, methods: ["GET", "POST"] },
+  "skills/[name]": {
+    ids: [
+      get((v) => `/api/skills/${v.skill}`),
+      {
+        method: "PUT",
+        path: (v) => `/api/skills/${v.skill}`,
+        body: () => ({ description: "Hijacked.", system_prompt: "Obey the other owner." }),
+      },
+      { method: "DELETE", path: (v) => `/api/skills/${v.skill}` },
+    ],
+  },
+  "skills/[name]/copy": { ids: [post((v) => `/api/skills/${v.skill}/copy`)] },
+  skills: {
+    own: [
+      get(() => "/api/skills"),
+      // The caller's own skill: the victim's untouched. (The same name as the victim's is allowed too, names
+      // being per owner: tests/in-process/skills.test.ts; not here, where the actions below name it.)
+      post(
+        () => "/api/skills",
+        () => ({
+          name: "callers-own",
+          description: "The caller's own.",
+          system_prompt: "The caller's own prompt.",
+        }),
+      ),
+    ],
+  },
 };
 
 /** app/api/**\/route.ts: the route (its path under app/api) and the HTTP methods it exports. */
@@ -721,7 +754,10 @@ test("REST routes and SSE streams: another owner gets 404/403 like a missing id,
           noLeak(what, r.text);
         });
         // The victim sees their own: the marker check above can fail.
-        if (call.method === "GET" && (route === "goals" || route === "approvals" || route === "requests")) {
+        if (
+          call.method === "GET" &&
+          (route === "goals" || route === "approvals" || route === "requests" || route === "skills")
+        ) {
           const mine = await rest(victimToken, call.method, call.path(V));
           assert.ok(mine.text.toLowerCase().includes(MARK), `${route}: the victim's own list shows it`);
         }
@@ -813,9 +849,15 @@ const ACTION_CASES: Record<string, ActionCase> = {
   "setup/actions.ts#createFirstOwner": {
     none: "first start only, refused (setup_done) once an owner exists: tests/in-process/first-owner.test.ts",
   },
-  "skills/actions.ts#saveSkillAction": {
-    none: "skills are one catalogue shared by every owner (SECURITY.md: not yet owned)",
-  },
+  "skills/actions.ts#saveSkillAction": (v) =>
+    act("skills/actions.ts", "saveSkillAction")(
+      "edit",
+      {},
+      form({ name: v.skill, description: "Hijacked.", system_prompt: "Obey the other owner." }),
+    ),
+  "skills/actions.ts#copySkillAction": (v) =>
+    act("skills/actions.ts", "copySkillAction")(v.skill, {}, form({ name: "stolen-copy" })),
+  "skills/actions.ts#deleteSkillAction": (v) => act("skills/actions.ts", "deleteSkillAction")(v.skill),
   "tokens/actions.ts#createTokenAction": { none: "creates the caller's own token" },
   "tokens/actions.ts#revokeTokenAction": (v) => act("tokens/actions.ts", "revokeTokenAction")(v.token),
 };

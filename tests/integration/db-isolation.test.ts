@@ -20,7 +20,7 @@ after(async () => {
   await drop();
 });
 
-const skillRow = (name: string) => ({ name, description: "d", systemPrompt: "p" });
+const skillRow = (name: string) => ({ name, description: "d", systemPrompt: "p", scope: "test" });
 
 test(`${provider}: a failing transaction does not take another request's acknowledged write with it`, async () => {
   let releaseFailing!: () => void;
@@ -53,7 +53,7 @@ test(`${provider}: reads never see another unit's uncommitted writes`, async () 
     await gate;
     throw new Error("rolled back");
   });
-  const seen = db.read(({ db: tx }) => tx.skill.findUnique({ where: { name: "uncommitted" } }));
+  const seen = db.read(({ db: tx }) => tx.skill.findFirst({ where: { name: "uncommitted" } }));
   setTimeout(release, 30);
   await assert.rejects(failing);
   assert.equal(await seen, null);
@@ -150,7 +150,7 @@ test(`${provider}: a read never returns before the writes it could see have comm
     .write(({ db: tx }) => tx.skill.create({ data: skillRow("seen-by-read") }))
     .then(() => order.push("write acknowledged"));
   const seen = db
-    .read(({ db: tx }) => tx.skill.findUnique({ where: { name: "seen-by-read" } }))
+    .read(({ db: tx }) => tx.skill.findFirst({ where: { name: "seen-by-read" } }))
     .then((row) => {
       order.push("read returned");
       return row;

@@ -115,7 +115,7 @@ test("a new goal's coordinator runs as Claude Code: its first inbox message is i
   skip,
 }, async () => {
   const skills = await import("@/lib/domain/skills/skills");
-  assert.equal((await skills.getSkill("coordinator")).runtime, "claude-code", "the built-in template");
+  assert.equal((await skills.getBuiltinSkill("coordinator")).runtime, "claude-code", "the built-in template");
 
   model.setScript([
     {
@@ -304,18 +304,15 @@ test("the template's permission mode and allowed tools reach Claude Code: an all
 }, async () => {
   await finishGoals();
   const skills = await import("@/lib/domain/skills/skills");
-  const s = await skills.getSkill("coordinator");
-  await skills.saveSkill(
-    {
-      name: "coordinator",
-      description: s.description,
-      system_prompt: s.system_prompt,
-      permission_mode: "default",
-      allowed_tools: ["Bash"],
-    },
-    { create: false },
-  );
-  assert.deepEqual((await skills.getSkill("coordinator")).allowed_tools, ["Bash"]);
+  const s = await skills.getBuiltinSkill("coordinator");
+  await skills.saveBuiltinSkill({
+    name: "coordinator",
+    description: s.description,
+    system_prompt: s.system_prompt,
+    permission_mode: "default",
+    allowed_tools: ["Bash"],
+  });
+  assert.deepEqual((await skills.getBuiltinSkill("coordinator")).allowed_tools, ["Bash"]);
   await startRunner("perm", { ANTHROPIC_BASE_URL: model.url, ANTHROPIC_API_KEY: "sk-standin" });
   const g = sc<{ goal_id: number; coordinator_agent_id: number }>(
     await owner.callTool({

@@ -97,11 +97,13 @@ async function finishGoals() {
 
 /** Point a built-in template at a runtime, with limits (everything else as it is). */
 async function template(name: string, over: Partial<SkillInput>) {
-  const s = await skills.getSkill(name);
-  await skills.saveSkill(
-    { name, description: s.description, system_prompt: s.system_prompt, ...over },
-    { create: false },
-  );
+  const s = await skills.getBuiltinSkill(name);
+  await skills.saveBuiltinSkill({
+    name,
+    description: s.description,
+    system_prompt: s.system_prompt,
+    ...over,
+  });
 }
 const commandRuntime = { runtime: "command" as const, command: { cmd: process.execPath, args: [SCRIPT] } };
 const noLimits = { max_turns: null, max_minutes: null, max_cost_cents: null };
@@ -128,28 +130,36 @@ async function channel(goalId: number): Promise<string[]> {
 
 test("skills: limits are validated (positive whole numbers, optional), saved, shown, cleared with null", async () => {
   await assert.rejects(
-    skills.saveSkill(
-      { name: "engineer", description: "d", system_prompt: "p", max_turns: 0 },
-      { create: false },
-    ),
+    skills.saveBuiltinSkill({ name: "engineer", description: "d", system_prompt: "p", max_turns: 0 }),
     /max_turns|too small|>0/i,
   );
   await assert.rejects(
-    skills.saveSkill(
-      { name: "engineer", description: "d", system_prompt: "p", max_minutes: 1.5 },
-      { create: false },
-    ),
+    skills.saveBuiltinSkill({ name: "engineer", description: "d", system_prompt: "p", max_minutes: 1.5 }),
   );
-  // Over REST, as the owner edits skills today.
+  // Over REST, as the owner edits skills: a built-in is read-only (409); the owner's copy is theirs to edit.
+  const auth = { Authorization: `Bearer ${ownerToken}`, "Content-Type": "application/json" };
+  const refused = await server.fetch("/api/skills/reviewer", {
+    method: "PUT",
+    headers: auth,
+    body: JSON.stringify({ description: "r", system_prompt: "p", max_turns: 7 }),
+  });
+  assert.equal(refused.status, 409, await refused.clone().text());
+  assert.equal(((await refused.json()) as { error: { code: string } }).error.code, "skill_builtin_read_only");
+  const copied = await server.fetch("/api/skills/reviewer/copy", {
+    method: "POST",
+    headers: auth,
+    body: "{}",
+  });
+  assert.equal(copied.status, 201, await copied.clone().text());
   const bad = await server.fetch("/api/skills/reviewer", {
     method: "PUT",
-    headers: { Authorization: `Bearer ${ownerToken}`, "Content-Type": "application/json" },
+    headers: auth,
     body: JSON.stringify({ description: "r", system_prompt: "p", max_cost_cents: -5 }),
   });
   assert.equal(bad.status, 422);
   const put = await server.fetch("/api/skills/reviewer", {
     method: "PUT",
-    headers: { Authorization: `Bearer ${ownerToken}`, "Content-Type": "application/json" },
+    headers: auth,
     body: JSON.stringify({
       description: "r",
       system_prompt: "p",
@@ -161,15 +171,25 @@ test("skills: limits are validated (positive whole numbers, optional), saved, sh
   assert.equal(put.status, 200, await put.clone().text());
   const got = (await put.json()) as Record<string, unknown>;
   assert.deepEqual([got.max_turns, got.max_minutes, got.max_cost_cents], [7, 30, 250]);
+  const mine = async () =>
+    (await (await server.fetch("/api/skills/reviewer", { headers: auth })).json()) as Record<string, unknown>;
   // Omitted on an edit: unchanged; null: cleared.
-  await skills.saveSkill({ name: "reviewer", description: "r", system_prompt: "p" }, { create: false });
-  assert.equal((await skills.getSkill("reviewer")).max_turns, 7);
-  await skills.saveSkill(
-    { name: "reviewer", description: "r", system_prompt: "p", ...noLimits },
-    { create: false },
-  );
-  const cleared = await skills.getSkill("reviewer");
+  await server.fetch("/api/skills/reviewer", {
+    method: "PUT",
+    headers: auth,
+    body: JSON.stringify({ description: "r", system_prompt: "p" }),
+  });
+  assert.equal((await mine()).max_turns, 7);
+  await server.fetch("/api/skills/reviewer", {
+    method: "PUT",
+    headers: auth,
+    body: JSON.stringify({ description: "r", system_prompt: "p", ...noLimits }),
+  });
+  const cleared = await mine();
   assert.deepEqual([cleared.max_turns, cleared.max_minutes, cleared.max_cost_cents], [null, null, null]);
+  // The built-in itself never changed.
+  assert.equal((await skills.getBuiltinSkill("reviewer")).max_turns, null);
+  assert.equal((await server.fetch("/api/skills/reviewer", { method: "DELETE", headers: auth })).status, 204);
 });
 
 test("max_minutes (command runtime): the runner stops the agent cleanly when its time is up; exited, limit.max_minutes, not relaunched", async () => {

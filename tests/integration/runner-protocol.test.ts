@@ -46,17 +46,14 @@ async function post(token: string | undefined, url: string, body: unknown = {}) 
 }
 
 async function setRuntime(name: string, runtime: "command" | "claude-code") {
-  const s = await skills.getSkill(name);
-  await skills.saveSkill(
-    {
-      name,
-      description: s.description,
-      system_prompt: s.system_prompt,
-      runtime,
-      command: runtime === "command" ? { cmd: "true" } : null,
-    },
-    { create: false },
-  );
+  const s = await skills.getBuiltinSkill(name);
+  await skills.saveBuiltinSkill({
+    name,
+    description: s.description,
+    system_prompt: s.system_prompt,
+    runtime,
+    command: runtime === "command" ? { cmd: "true" } : null,
+  });
 }
 
 async function createGoal(title: string) {

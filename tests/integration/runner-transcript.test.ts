@@ -26,17 +26,14 @@ before(async () => {
   otherToken = await server.ownerToken("other@example.com");
   owner = await server.client(ownerToken);
   for (const name of ["coordinator", "engineer"]) {
-    const s = await skills.getSkill(name);
-    await skills.saveSkill(
-      {
-        name,
-        description: s.description,
-        system_prompt: s.system_prompt,
-        runtime: "command",
-        command: { cmd: "true" },
-      },
-      { create: false },
-    );
+    const s = await skills.getBuiltinSkill(name);
+    await skills.saveBuiltinSkill({
+      name,
+      description: s.description,
+      system_prompt: s.system_prompt,
+      runtime: "command",
+      command: { cmd: "true" },
+    });
   }
   runnerToken = (await tokens.createRunnerToken({ name: "transcript" })).token;
 });

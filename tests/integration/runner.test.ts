@@ -31,18 +31,15 @@ before(async () => {
   const skills = await import("@/lib/domain/skills/skills");
   // Templates are data: the coordinator and engineer templates run the agent script.
   for (const name of ["coordinator", "engineer"]) {
-    const s = await skills.getSkill(name);
-    await skills.saveSkill(
-      {
-        name,
-        description: s.description,
-        system_prompt: s.system_prompt,
-        runtime: "command",
-        command: { cmd: process.execPath, args: [SCRIPT] },
-        env: { AGENT_SCRIPT: "1" },
-      },
-      { create: false },
-    );
+    const s = await skills.getBuiltinSkill(name);
+    await skills.saveBuiltinSkill({
+      name,
+      description: s.description,
+      system_prompt: s.system_prompt,
+      runtime: "command",
+      command: { cmd: process.execPath, args: [SCRIPT] },
+      env: { AGENT_SCRIPT: "1" },
+    });
   }
   runnerToken = (await (await import("@/lib/domain/runner/tokens")).createRunnerToken({ name: "test" }))
     .token;
@@ -354,18 +351,15 @@ test("a secret the owner supplied is in the launched program's environment (a fi
   // A binary file secret: NUL and non-UTF-8 bytes must arrive byte for byte.
   const fileBytes = Buffer.concat([Buffer.from([0, 255, 254, 0, 10, 13]), Buffer.from(value)]);
   const skills = await import("@/lib/domain/skills/skills");
-  const s = await skills.getSkill("coordinator");
-  await skills.saveSkill(
-    {
-      name: "coordinator",
-      description: s.description,
-      system_prompt: s.system_prompt,
-      runtime: "command",
-      command: { cmd: process.execPath, args: [SCRIPT] },
-      env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN", PROBE_SECRET_FILE: "SERVICE_ACCOUNT" },
-    },
-    { create: false },
-  );
+  const s = await skills.getBuiltinSkill("coordinator");
+  await skills.saveBuiltinSkill({
+    name: "coordinator",
+    description: s.description,
+    system_prompt: s.system_prompt,
+    runtime: "command",
+    command: { cmd: process.execPath, args: [SCRIPT] },
+    env: { AGENT_SCRIPT: "1", PROBE_SECRET_NAME: "DEPLOY_TOKEN", PROBE_SECRET_FILE: "SERVICE_ACCOUNT" },
+  });
   const me = sc<{ user_id: number }>(await owner.callTool({ name: "whoami", arguments: {} }));
   const put = await server.fetch(`/api/secrets/user/${me.user_id}/DEPLOY_TOKEN`, {
     method: "PUT",

@@ -49,7 +49,7 @@ after(async () => {
   await drop();
 });
 
-const skillRow = (name: string) => ({ name, description: "d", systemPrompt: "p" });
+const skillRow = (name: string) => ({ name, description: "d", systemPrompt: "p", scope: "test" });
 
 /** Whether a skill row is visible from a connection of its own (so: committed). */
 async function committedElsewhere(name: string): Promise<boolean> {
@@ -121,7 +121,7 @@ test(`${provider}: a committed unit's effect runs after the commit, before write
     u.afterCommit(async () => {
       seen.elsewhere = await committedElsewhere("effect-after-commit");
       seen.read = (
-        await db.read((r) => r.db.skill.findUnique({ where: { name: "effect-after-commit" } }))
+        await db.read((r) => r.db.skill.findFirst({ where: { name: "effect-after-commit" } }))
       )?.name;
       order.push("effect");
     });
@@ -348,7 +348,7 @@ test(`${provider}: a remove_plan whose group commit fails leaves the file in pla
 // on first use of `u.db`; both must commit or roll back as one, on both providers.
 const insertSkill = (u: import("@/lib/db").Unit, name: string) =>
   u.sql.run(
-    `INSERT INTO "Skill" (name, description, "systemPrompt", "createdAt", "updatedAt") VALUES (?, 'd', 'p', ?, ?)`,
+    `INSERT INTO "Skill" (name, description, "systemPrompt", scope, "createdAt", "updatedAt") VALUES (?, 'd', 'p', 'test', ?, ?)`,
     name,
     new Date(),
     new Date(),
@@ -359,7 +359,7 @@ test(`${provider}: u.sql and u.db in one unit see each other and commit or roll 
     db.write(async (u) => {
       await insertSkill(u, "mixed-sql-fail");
       await u.db.skill.create({ data: skillRow("mixed-db-fail") });
-      const seen = await u.db.skill.findUnique({ where: { name: "mixed-sql-fail" } });
+      const seen = await u.db.skill.findFirst({ where: { name: "mixed-sql-fail" } });
       assert.equal(seen?.name, "mixed-sql-fail", "Prisma sees the unit's own SQL write");
       throw new Error("unit failed");
     }),

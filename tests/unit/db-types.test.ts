@@ -6,12 +6,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Db, ReadUnit, Unit } from "@/lib/db";
 
-const skill = { name: "s", description: "d", systemPrompt: "p" };
+const skill = { name: "s", description: "d", systemPrompt: "p", scope: "builtin" };
 
 // Never called: type-checked only.
 export async function forbiddenForms(db: Db) {
   // @ts-expect-error upsert is not on the unit's delegates
-  await db.skill.upsert({ where: { name: "s" }, create: skill, update: {} });
+  await db.skill.upsert({ where: { id: 1 }, create: skill, update: {} });
   // @ts-expect-error a nested create (a relation field in data)
   await db.plan.create({ data: { id: "p", goalId: 1, leaderId: 1, path: "/p", tasks: { create: [] } } });
   await db.plan.create({

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { z } from "zod";
 import { write } from "@/lib/db";
 import { appendEvent } from "@/lib/domain/events/append-event";
-import { missingSkills, skillName, unknownSkill } from "@/lib/domain/skills/skills";
+import { goalOwnerId, missingSkills, skillName, unknownSkill } from "@/lib/domain/skills/skills";
 import { holdGoalUnpaused } from "@/lib/domain/usage/budget-gate";
 import { DomainError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -140,8 +140,10 @@ export async function declarePlan(
   };
   return write(async (u) => {
     await holdGoalUnpaused(u, caller.goalId, "declare_plan");
+    // The goal owner's own skills, else the built-ins; another owner's skill is unknown here (issue 16 §2).
     const missing = await missingSkills(
       u,
+      await goalOwnerId(u, caller.goalId),
       input.tasks.map((t) => t.skill),
     );
     if (missing.length) throw unknownSkill(missing);

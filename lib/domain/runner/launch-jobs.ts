@@ -9,6 +9,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
 import { secretRedactor } from "@/lib/domain/secrets/redact";
+import { goalOwnerId, renderPrompt, resolveSkill, resolveSkills } from "@/lib/domain/skills/skills";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
 import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
@@ -123,20 +124,6 @@ async function withSecrets(job: AgentJob): Promise<AgentJob> {
   };
 }
 
-type SkillRow = {
-  name: string;
-  systemPrompt: string;
-  model: string | null;
-  runtime: string;
-  commandJson: string | null;
-  envJson: string | null;
-  permissionMode: string | null;
-  allowedToolsJson: string | null;
-  maxTurns: number | null;
-  maxMinutes: number | null;
-  maxCostCents: number | null;
-};
-
 /** Take one launchable agent whose template's runtime the runner offers; null when there is none. */
 async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]): Promise<AgentJob | null> {
   if (runtimes.length === 0) return null;
@@ -151,15 +138,18 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
       where: launchableWhere(now),
       orderBy: { id: "asc" },
       take: 20,
-      include: { goal: { select: { title: true, description: true } } },
+      include: { goal: { select: { title: true, description: true, ownerId: true } } },
     });
     if (candidates.length === 0) return null;
-    const names = [...new Set(candidates.map((a) => a.skill).filter((s): s is string => !!s))];
-    const skills = new Map<string, SkillRow>(
-      (await u.db.skill.findMany({ where: { name: { in: names } } })).map((s) => [s.name, s]),
+    // Each agent's template: its goal owner's own skill of that name, else the built-in (issue 16 §2).
+    const withSkill = candidates.filter((a): a is typeof a & { skill: string } => !!a.skill);
+    const resolved = await resolveSkills(
+      u,
+      withSkill.map((a) => ({ ownerId: a.goal.ownerId, name: a.skill })),
     );
+    const skills = new Map(withSkill.map((a, i) => [a.id, resolved[i] ?? undefined]));
     for (const a of candidates) {
-      const skill = a.skill ? skills.get(a.skill) : undefined;
+      const skill = skills.get(a.id);
       const runtime = skill?.runtime === "command" ? "command" : "claude-code";
       if (!runtimes.includes(runtime)) continue;
       const { count } = await u.db.agent.updateMany({
@@ -178,7 +168,7 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
         await appendRunCost(u, a, a.launchSeq, "lease_expired", now);
       }
       const leader = a.leaderId ? await u.db.agent.findUnique({ where: { id: a.leaderId } }) : null;
-      const prompt = a.systemPrompt ?? skill?.systemPrompt.replaceAll("{role_description}", a.role) ?? "";
+      const prompt = a.systemPrompt ?? (skill ? renderPrompt(skill, a.role) : "");
       const identity = `\n\nYou are agent ${a.name} (#${a.id}), role ${a.role}, on goal #${a.goalId} "${a.goal.title}". Your leader: ${leader ? `${leader.name} (#${leader.id})` : "the owner"}.${a.teamId ? ` Your team: ${a.teamId}.` : ""}`;
       return {
         kind: "agent",
@@ -188,16 +178,16 @@ async function takeAgent(r: RunnerIdentity, instance: string, runtimes: string[]
         name: a.name,
         role: a.role,
         runtime,
-        command: skill?.commandJson ? (JSON.parse(skill.commandJson) as AgentJob["command"]) : null,
+        command: (skill?.command as AgentJob["command"] | undefined) ?? null,
         model: a.model ?? skill?.model ?? null,
-        permission_mode: skill?.permissionMode ?? null,
-        allowed_tools: skill?.allowedToolsJson ? (JSON.parse(skill.allowedToolsJson) as string[]) : [],
-        max_turns: skill?.maxTurns ?? null,
-        max_minutes: skill?.maxMinutes ?? null,
-        max_cost_cents: skill?.maxCostCents ?? null,
+        permission_mode: skill?.permission_mode ?? null,
+        allowed_tools: skill?.allowed_tools ?? [],
+        max_turns: skill?.max_turns ?? null,
+        max_minutes: skill?.max_minutes ?? null,
+        max_cost_cents: skill?.max_cost_cents ?? null,
         system_prompt: prompt + identity,
         env: {
-          ...(skill?.envJson ? (JSON.parse(skill.envJson) as Record<string, string>) : {}),
+          ...(skill?.env ?? {}),
           SWITCHBOARD_AGENT_ID: String(a.id),
           SWITCHBOARD_AGENT_NAME: a.name,
           SWITCHBOARD_AGENT_ROLE: a.role,
@@ -374,8 +364,9 @@ async function costLimitReached(
   },
 ): Promise<boolean> {
   if (!a.skill) return false;
-  const skill = await u.db.skill.findUnique({ where: { name: a.skill }, select: { maxCostCents: true } });
-  const max = skill?.maxCostCents;
+  // The agent's template as its goal owner resolves it (issue 16 §2).
+  const skill = await resolveSkill(u, await goalOwnerId(u, a.goalId), a.skill);
+  const max = skill?.max_cost_cents;
   if (!max) return false;
   const sum = await u.db.usage.aggregate({ where: { agentId: a.id }, _sum: { cents: true, micros: true } });
   const spent = (sum._sum.cents ?? 0) + (sum._sum.micros ?? 0) / 1_000_000;

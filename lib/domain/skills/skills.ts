@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type ReadUnit, read, type Unit, write } from "@/lib/db";
+import { type ReadUnit, read, retryOnUniqueViolation, type Unit, write } from "@/lib/db";
 import { DomainError, notFound } from "@/lib/errors";
 
 /** Claude Code permission modes a template may name (docs/runtimes.md). */
@@ -65,13 +65,16 @@ export type SkillView = {
   max_turns: number | null;
   max_minutes: number | null;
   max_cost_cents: number | null;
+  /** A built-in: shared by every owner, read-only (copy it to edit). */
   builtin: boolean;
+  /** A built-in the caller has a skill of the same name of, which replaces it for the caller's agents. */
+  shadowed: boolean;
   updated_at: string;
 };
 
 const ROLE = "\n\nYour role in this team: {role_description}";
 
-/** The built-in skills, seeded idempotently at start (and on first use). The owner can edit them. */
+/** The built-in skills, seeded idempotently at start (and on first use). Read-only: an owner copies one to edit it. */
 export const BUILTIN_SKILLS: z.output<typeof skillInput>[] = [
   {
     name: "coordinator",
@@ -126,10 +129,11 @@ type SkillRow = {
   maxMinutes: number | null;
   maxCostCents: number | null;
   builtin: boolean;
+  ownerId: number | null;
   updatedAt: Date;
 };
 
-function view(s: SkillRow): SkillView {
+function view(s: SkillRow, shadowed = false): SkillView {
   return {
     name: s.name,
     description: s.description,
@@ -144,10 +148,23 @@ function view(s: SkillRow): SkillView {
     max_turns: s.maxTurns,
     max_minutes: s.maxMinutes,
     max_cost_cents: s.maxCostCents,
-    builtin: s.builtin,
+    builtin: s.ownerId === null,
+    shadowed,
     updated_at: s.updatedAt.toISOString(),
   };
 }
+
+// ── Ownership (issue 16 §2, docs/teams.md "Skills") ──────────────────────────────────────────────────
+// A skill belongs to one owner (`ownerId`) or is a built-in (`ownerId` null): shared by every owner and
+// read-only. A name is unique per owner and among built-ins: `scope` ("builtin" | "owner:<id>") carries the
+// unique index with the name, since a unique index over a nullable column lets NULLs repeat on both
+// providers. An owner's skill of a built-in's name shadows the built-in for that owner's agents. Another
+// owner's skill is never visible and never resolves: it answers as a missing one does.
+
+export const BUILTIN_SCOPE = "builtin";
+
+/** The `scope` column of an owner's skill (or of a built-in, for null). */
+export const scopeOf = (ownerId: number | null) => (ownerId === null ? BUILTIN_SCOPE : `owner:${ownerId}`);
 
 async function insertBuiltin(u: Unit, name: string): Promise<boolean> {
   const b = BUILTIN_SKILLS.find((s) => s.name === name);
@@ -155,42 +172,87 @@ async function insertBuiltin(u: Unit, name: string): Promise<boolean> {
   const now = new Date();
   // Plain INSERT … ON CONFLICT: Prisma's upsert opens its own transaction, which a unit of work forbids.
   await u.sql.run(
-    `INSERT INTO "Skill" (name, description, "systemPrompt", "toolsJson", model, builtin, "createdAt", "updatedAt")
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING`,
+    `INSERT INTO "Skill" (name, description, "systemPrompt", "toolsJson", model, builtin, scope, "createdAt", "updatedAt")
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (scope, name) DO NOTHING`,
     name,
     b.description,
     b.system_prompt,
     JSON.stringify(b.tools),
     b.model ?? null,
     true,
+    BUILTIN_SCOPE,
     now,
     now,
   );
   return true;
 }
 
-/** Seed the built-in skills that are missing (never overwrites an owner's edits). */
+/** Seed the built-in skills that are missing (never overwrites an existing row). */
 export async function seedBuiltinSkills(): Promise<void> {
   await write(async (u) => {
     for (const s of BUILTIN_SKILLS) await insertBuiltin(u, s.name);
   });
 }
 
-/** The names among `names` that do not resolve to a skill (existence check of declare_plan/create_team). */
-export async function missingSkills(u: Unit, names: string[]): Promise<string[]> {
-  const unique = [...new Set(names)];
-  const found = await u.db.skill.findMany({ where: { name: { in: unique } }, select: { name: true } });
-  const have = new Set(found.map((s) => s.name));
-  const missing: string[] = [];
-  for (const n of unique) if (!have.has(n) && !(await insertBuiltin(u, n))) missing.push(n);
-  return missing;
+const isWriteUnit = (u: Unit | ReadUnit): u is Unit => "afterCommit" in u;
+
+/**
+ * THE resolution rule, for every place a skill name is resolved for an agent or a goal (declare_plan's
+ * existence check, create_team, spawn_agent, the runner's launch job and its limits): the goal owner's own
+ * skill of that name, else the built-in of that name, else nothing. `wanted[i]` resolves to `result[i]`.
+ * A built-in missing from the table is seeded on the way when `u` is a write unit.
+ */
+export async function resolveSkills(
+  u: Unit | ReadUnit,
+  wanted: readonly { ownerId: number; name: string }[],
+): Promise<(SkillView | null)[]> {
+  if (wanted.length === 0) return [];
+  const names = [...new Set(wanted.map((w) => w.name))];
+  const scopes = [BUILTIN_SCOPE, ...new Set(wanted.map((w) => scopeOf(w.ownerId)))];
+  const find = async () => {
+    const rows = await u.db.skill.findMany({ where: { name: { in: names }, scope: { in: scopes } } });
+    return new Map(rows.map((r) => [`${r.scope}\u0000${r.name}`, r]));
+  };
+  let rows = await find();
+  const pick = (w: { ownerId: number; name: string }) =>
+    rows.get(`${scopeOf(w.ownerId)}\u0000${w.name}`) ?? rows.get(`${BUILTIN_SCOPE}\u0000${w.name}`);
+  if (isWriteUnit(u)) {
+    let seeded = false;
+    for (const w of wanted) if (!pick(w) && (await insertBuiltin(u, w.name))) seeded = true;
+    if (seeded) rows = await find();
+  }
+  return wanted.map((w) => {
+    const r = pick(w);
+    return r ? view(r) : null;
+  });
 }
 
-/** Full load of a skill at spawn time; `unknown_skill` when it cannot be loaded. */
-export async function loadSkill(u: Unit | ReadUnit, name: string): Promise<SkillView> {
-  const s = await u.db.skill.findUnique({ where: { name } });
-  if (!s?.systemPrompt.trim()) throw unknownSkill([name]);
-  return view(s);
+/** One skill for one owner's agent (see `resolveSkills`); null when it does not resolve. */
+export async function resolveSkill(u: Unit | ReadUnit, ownerId: number, name: string) {
+  return (await resolveSkills(u, [{ ownerId, name }]))[0] ?? null;
+}
+
+/** The owner of a goal: whose skills its agents resolve. */
+export async function goalOwnerId(u: Unit | ReadUnit, goalId: number): Promise<number> {
+  const g = await u.db.goal.findUniqueOrThrow({ where: { id: goalId }, select: { ownerId: true } });
+  return g.ownerId;
+}
+
+/** The names among `names` that do not resolve for `ownerId`'s agents (existence check of declare_plan/create_team). */
+export async function missingSkills(u: Unit, ownerId: number, names: string[]): Promise<string[]> {
+  const unique = [...new Set(names)];
+  const found = await resolveSkills(
+    u,
+    unique.map((name) => ({ ownerId, name })),
+  );
+  return unique.filter((_, i) => !found[i]);
+}
+
+/** Full load of a skill at spawn time for `ownerId`'s agent; `unknown_skill` when it cannot be loaded. */
+export async function loadSkill(u: Unit | ReadUnit, ownerId: number, name: string): Promise<SkillView> {
+  const s = await resolveSkill(u, ownerId, name);
+  if (!s?.system_prompt.trim()) throw unknownSkill([name]);
+  return s;
 }
 
 export function unknownSkill(names: string[]): DomainError {
@@ -204,53 +266,157 @@ export function renderPrompt(skill: SkillView, roleDescription: string): string 
   return skill.system_prompt.replaceAll("{role_description}", roleDescription || "(none given)");
 }
 
-export async function listSkills(): Promise<SkillView[]> {
-  const rows = await read(({ db }) => db.skill.findMany({ orderBy: { name: "asc" } }));
-  return rows.map(view);
+// ── The owner's catalogue (REST, web UI) ─────────────────────────────────────────────────────────────
+
+/** The owner's own skills and the built-ins (a built-in the owner has a copy of is `shadowed`), by name. */
+export async function listSkills(ownerId: number): Promise<SkillView[]> {
+  const rows = await read(({ db }) =>
+    db.skill.findMany({
+      where: { scope: { in: [BUILTIN_SCOPE, scopeOf(ownerId)] } },
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+    }),
+  );
+  const own = new Set(rows.filter((r) => r.ownerId === ownerId).map((r) => r.name));
+  return rows
+    .map((r) => view(r, r.ownerId === null && own.has(r.name)))
+    .sort((a, b) => a.name.localeCompare(b.name) || Number(a.builtin) - Number(b.builtin));
 }
 
-export async function getSkill(name: string): Promise<SkillView> {
-  const s = await read(({ db }) => db.skill.findUnique({ where: { name } }));
+/** One skill as the owner sees it: their own of that name, else the built-in; another owner's: not found. */
+export async function getSkill(ownerId: number, name: string): Promise<SkillView> {
+  const s = await read((u) => resolveSkill(u, ownerId, name));
+  if (!s) throw notFound(`skill ${name}`);
+  return s;
+}
+
+function builtinReadOnly(name: string): DomainError {
+  return new DomainError("skill_builtin_read_only", `The skill ${name} is a built-in: it is read-only.`, {
+    details: { skill: name },
+  });
+}
+
+function fieldsOf(data: z.output<typeof skillInput>) {
+  return {
+    description: data.description,
+    systemPrompt: data.system_prompt,
+    toolsJson: JSON.stringify(data.tools),
+    model: data.model || null,
+    ...(data.runtime !== undefined && { runtime: data.runtime }),
+    ...(data.command !== undefined && { commandJson: data.command ? JSON.stringify(data.command) : null }),
+    ...(data.env !== undefined && { envJson: data.env ? JSON.stringify(data.env) : null }),
+    ...(data.permission_mode !== undefined && { permissionMode: data.permission_mode ?? null }),
+    ...(data.allowed_tools !== undefined && {
+      allowedToolsJson: data.allowed_tools ? JSON.stringify(data.allowed_tools) : null,
+    }),
+    ...(data.max_turns !== undefined && { maxTurns: data.max_turns ?? null }),
+    ...(data.max_minutes !== undefined && { maxMinutes: data.max_minutes ?? null }),
+    ...(data.max_cost_cents !== undefined && { maxCostCents: data.max_cost_cents ?? null }),
+  };
+}
+
+const nameTaken = (name: string) =>
+  new DomainError("name_taken", `You have a skill named ${name} already.`, { details: { skill: name } });
+
+type OwnedFields = Pick<SkillRow, "description" | "systemPrompt" | "toolsJson"> &
+  Partial<Omit<SkillRow, "name" | "builtin" | "ownerId" | "updatedAt">>;
+
+/** Insert the owner's skill; `name_taken` when they have one of that name (a concurrent create too). */
+async function insertOwned(ownerId: number, name: string, fields: OwnedFields) {
+  return retryOnUniqueViolation(
+    () =>
+      write(async ({ db }) => {
+        const scope = scopeOf(ownerId);
+        if (await db.skill.findUnique({ where: { scope_name: { scope, name } } })) throw nameTaken(name);
+        return view(await db.skill.create({ data: { name, ownerId, scope, builtin: false, ...fields } }));
+      }),
+    2,
+  );
+}
+
+/**
+ * Create the owner's skill (`create`), or replace the fields of their own skill of that name. A built-in
+ * is refused with `skill_builtin_read_only` (copy it instead); a name the owner has no skill of and no
+ * built-in has (another owner's included) is `not_found`.
+ */
+export async function saveSkill(
+  ownerId: number,
+  input: SkillInput,
+  opts: { create: boolean },
+): Promise<SkillView> {
+  const data = skillInput.parse(input);
+  if (opts.create) return insertOwned(ownerId, data.name, fieldsOf(data));
+  return write(async ({ db }) => {
+    const scope = scopeOf(ownerId);
+    const own = await db.skill.findUnique({ where: { scope_name: { scope, name: data.name } } });
+    if (own) return view(await db.skill.update({ where: { id: own.id }, data: fieldsOf(data) }));
+    const builtin = await db.skill.findUnique({
+      where: { scope_name: { scope: BUILTIN_SCOPE, name: data.name } },
+    });
+    if (builtin) throw builtinReadOnly(data.name);
+    throw notFound(`skill ${data.name}`);
+  });
+}
+
+/**
+ * Copy-to-edit: the owner's own copy of a skill they can see (a built-in, or one of their own) under
+ * `newName` (default: the same name, which then shadows the built-in for the owner's agents).
+ */
+export async function copySkill(ownerId: number, name: string, newName?: string | null): Promise<SkillView> {
+  const target = skillName.parse(newName?.trim() || name);
+  const source = await getSkill(ownerId, name);
+  return insertOwned(ownerId, target, {
+    description: source.description,
+    systemPrompt: source.system_prompt,
+    toolsJson: JSON.stringify(source.tools),
+    model: source.model,
+    runtime: source.runtime,
+    commandJson: source.command ? JSON.stringify(source.command) : null,
+    envJson: source.env ? JSON.stringify(source.env) : null,
+    permissionMode: source.permission_mode,
+    allowedToolsJson: source.allowed_tools ? JSON.stringify(source.allowed_tools) : null,
+    maxTurns: source.max_turns,
+    maxMinutes: source.max_minutes,
+    maxCostCents: source.max_cost_cents,
+  });
+}
+
+/**
+ * Delete the owner's own skill (their agents then get the built-in of that name, if any; plans naming a
+ * name that no longer resolves fail to spawn with `unknown_skill`). A built-in: `skill_builtin_read_only`.
+ */
+export async function deleteSkill(ownerId: number, name: string): Promise<void> {
+  await write(async ({ db }) => {
+    const n = await db.skill.deleteMany({ where: { scope: scopeOf(ownerId), name } });
+    if (n.count > 0) return;
+    const builtin = await db.skill.findUnique({ where: { scope_name: { scope: BUILTIN_SCOPE, name } } });
+    if (builtin) throw builtinReadOnly(name);
+    throw notFound(`skill ${name}`);
+  });
+}
+
+// ── The operator's (no surface calls these) ──────────────────────────────────────────────────────────
+
+/** A built-in as stored. */
+export async function getBuiltinSkill(name: string): Promise<SkillView> {
+  const s = await read(({ db }) =>
+    db.skill.findUnique({ where: { scope_name: { scope: BUILTIN_SCOPE, name } } }),
+  );
   if (!s) throw notFound(`skill ${name}`);
   return view(s);
 }
 
-/** Create a skill, or replace an existing one's fields (owner action). */
-export async function saveSkill(input: SkillInput, opts: { create: boolean }): Promise<SkillView> {
+/**
+ * Replace a built-in's fields, for every owner. No REST route, page or action calls this: it is the
+ * operator's (tests point a built-in template at a test runtime with it).
+ */
+export async function saveBuiltinSkill(input: SkillInput): Promise<SkillView> {
   const data = skillInput.parse(input);
-  return write(async ({ db }) => {
-    const existing = await db.skill.findUnique({ where: { name: data.name } });
-    if (opts.create && existing) {
-      throw new DomainError("name_taken", `A skill named ${data.name} exists already.`);
-    }
-    if (!opts.create && !existing) throw notFound(`skill ${data.name}`);
-    const fields = {
-      description: data.description,
-      systemPrompt: data.system_prompt,
-      toolsJson: JSON.stringify(data.tools),
-      model: data.model || null,
-      ...(data.runtime !== undefined && { runtime: data.runtime }),
-      ...(data.command !== undefined && { commandJson: data.command ? JSON.stringify(data.command) : null }),
-      ...(data.env !== undefined && { envJson: data.env ? JSON.stringify(data.env) : null }),
-      ...(data.permission_mode !== undefined && { permissionMode: data.permission_mode ?? null }),
-      ...(data.allowed_tools !== undefined && {
-        allowedToolsJson: data.allowed_tools ? JSON.stringify(data.allowed_tools) : null,
-      }),
-      ...(data.max_turns !== undefined && { maxTurns: data.max_turns ?? null }),
-      ...(data.max_minutes !== undefined && { maxMinutes: data.max_minutes ?? null }),
-      ...(data.max_cost_cents !== undefined && { maxCostCents: data.max_cost_cents ?? null }),
-    };
-    const row = existing
-      ? await db.skill.update({ where: { name: data.name }, data: fields })
-      : await db.skill.create({ data: { name: data.name, ...fields } });
-    return view(row);
-  });
-}
-
-/** Delete a skill (plans that name it then fail to spawn with `unknown_skill`). */
-export async function deleteSkill(name: string): Promise<void> {
-  await write(async ({ db }) => {
-    const n = await db.skill.deleteMany({ where: { name } });
-    if (n.count === 0) throw notFound(`skill ${name}`);
+  return write(async (u) => {
+    await insertBuiltin(u, data.name);
+    const row = await u.db.skill.findUnique({
+      where: { scope_name: { scope: BUILTIN_SCOPE, name: data.name } },
+    });
+    if (!row) throw notFound(`built-in skill ${data.name}`);
+    return view(await u.db.skill.update({ where: { id: row.id }, data: fieldsOf(data) }));
   });
 }

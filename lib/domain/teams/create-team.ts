@@ -70,15 +70,17 @@ export async function createTeam(
         include: { goal: true },
       });
       const depth = checkDepth(me.spawnDepth, me.goal.maxSpawnDepth);
+      // The goal owner's own skills, else the built-ins (issue 16 §2).
       const missing = await missingSkills(
         u,
+        me.goal.ownerId,
         input.roles.map((r) => r.skill),
       );
       if (missing.length) throw unknownSkill(missing);
       const team = await createTeamRow(u, me, { name: input.name, charter: input.task, rules: input.rules });
       const members: { agent_id: string; role: string }[] = [];
       for (const r of input.roles) {
-        const skill = await loadSkill(u, r.skill);
+        const skill = await loadSkill(u, me.goal.ownerId, r.skill);
         const rules = input.rules.length
           ? `\n\nTeam rules:\n${input.rules.map((x) => `- ${x}`).join("\n")}`
           : "";

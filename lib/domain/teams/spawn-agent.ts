@@ -85,7 +85,7 @@ export async function spawnAgent(
       }
       const me = await u.db.agent.findUniqueOrThrow({ where: { id: caller.agentId } });
       const depth = checkDepth(me.spawnDepth, goal.maxSpawnDepth);
-      const skill = await loadSkill(u, t.skill);
+      const skill = await loadSkill(u, goal.ownerId, t.skill); // the owner's own, else the built-in
       let team = await u.db.team.findFirst({ where: { leaderId: me.id }, orderBy: { createdAt: "asc" } });
       const teamCreated = !team;
       team ??= await createTeamRow(u, me);
