@@ -153,7 +153,7 @@ before(async () => {
   const ch = await rest(g.token, "POST", "/api/notification-channels", {
     kind: "email",
     name: `${MARK} mail`,
-    host: "127.0.0.1",
+    host: "smtp.example.com",
     port: 9,
     from: "hub@example.com",
     to: "victim@example.com",
@@ -541,7 +541,7 @@ const ROUTE_CASES: Record<string, RouteCase> = {
         () => ({
           kind: "email",
           name: "mine",
-          host: "127.0.0.1",
+          host: "smtp.example.com",
           from: "a@example.com",
           to: "b@example.com",
         }),
