@@ -110,7 +110,7 @@ export async function feedInbox(
         try {
           // Acknowledged only once its turn ended well: a turn that failed (no model credential) or a
           // session that ended first leaves it pending for the next launch.
-          const { done } = await o.session.deliver(renderMessage(m));
+          const { done } = await o.session.deliver(renderMessage(m), m.message_id);
           await done;
         } catch (e) {
           logger.info({ ...o.log, err: e, message: m.message_id }, "inbox delivery not completed");

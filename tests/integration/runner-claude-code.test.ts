@@ -183,10 +183,8 @@ test("a new goal's coordinator runs as Claude Code: its first inbox message is i
   );
   await eventually(async () => (await pending(coord)).length === 0, 30_000, "the owner message acked");
   const inputs = (await evs()).filter((e) => e.event === "agent_input" && e.agent_id === coord);
-  assert.ok(
-    inputs.some((e) => e.data.message_id === sent.uid),
-    JSON.stringify(inputs),
-  );
+  // Recorded once, when the session took it as its turn (turn.input), not again at the acknowledgement.
+  assert.equal(inputs.filter((e) => e.data.message_id === sent.uid).length, 1, JSON.stringify(inputs));
 
   // The runner killed -9: its Claude Code process dies with it (docs/runner.md, "Orphans").
   const dir = path.join(workDir, ".runner");
@@ -241,17 +239,16 @@ async function launchFails(runnerName: string, modelEnv: Record<string, string>,
     assert.equal(c.data.launch_failed, true, JSON.stringify(c.data));
     assert.match(String(c.data.error), expected);
   }
-  // Not acknowledged: the message stays in the inbox for the next launch.
   // Not acknowledged: its goal (posted by create_goal) and the owner's message stay in the inbox for the
   // next launch; nothing was consumed.
   const left = (await pending(coord)).map((m) => m.uid);
   assert.ok(left.includes(sent.message_id), JSON.stringify(left));
   assert.equal(left.length, 2, JSON.stringify(left));
-  assert.deepEqual(
-    rows.filter((e) => e.event === "agent_input" && e.agent_id === coord),
-    [],
-    "no agent_input",
-  );
+  // Each launch's failed turn shows its input in the transcript (one per launch at most), and consumed
+  // nothing: every input shown is still pending.
+  const inputs = rows.filter((e) => e.event === "agent_input" && e.agent_id === coord);
+  assert.ok(inputs.length >= 1 && inputs.length <= 3, JSON.stringify(inputs));
+  for (const i of inputs) assert.ok(left.includes(String(i.data.message_id)), JSON.stringify(i));
   // The owner's one notice says why.
   const res = await server.fetch(`/api/goals/${g.goal_id}/messages`, {
     headers: { Authorization: `Bearer ${ownerToken}` },

@@ -93,9 +93,12 @@ test("the transcript shows the delivered turn, what the agent said, its tool cal
     await agent.callTool({ name: "read_inbox", arguments: {} }),
   );
   assert.ok(inbox.messages.length >= 1);
-  await agent.callTool({ name: "read_inbox", arguments: { ack: inbox.ack } });
-  await agent.close();
+  const goalMessage = inbox.messages[0]?.message_id ?? "";
+  // The runtime took the message as its turn (`turn.input`), before anything the turn does; the ack follows
+  // the turn. A turn.input naming a message that is not this agent's records nothing.
   const events = [
+    { type: "turn.input", messageId: goalMessage },
+    { type: "turn.input", messageId: "00000000-0000-4000-8000-000000000000" },
     { type: "assistant_text", text: "I will plan the work." },
     { type: "tool_called", toolUseId: "tu_1", name: "mcp__switchboard__declare_plan", input: { tasks: [] } },
     { type: "tool_result", toolUseId: "tu_1", isError: false, content: "plan declared" },
@@ -112,6 +115,8 @@ test("the transcript shows the delivered turn, what the agent said, its tool cal
   ];
   const rep = await runner(`/api/runner/agents/${g.id}/events`, { ...g.ref, events });
   assert.equal(rep.status, 200, JSON.stringify(rep.json));
+  await agent.callTool({ name: "read_inbox", arguments: { ack: inbox.ack } });
+  await agent.close();
 
   const t = await call(ownerToken, "GET", transcriptUrl(g.goal_id, g.id));
   assert.equal(t.status, 200, JSON.stringify(t.json));
@@ -123,7 +128,13 @@ test("the transcript shows the delivered turn, what the agent said, its tool cal
     names.filter((n) => n !== "agent_input"),
     ["agent_started", "agent_text", "tool_called", "tool_result", "tool_denied", "turn.usage", "agent_text"],
   );
-  const turn = body.entries.find((e) => e.event === "agent_input");
+  // The turn's input shows where the turn started, once: not again at the acknowledgement after it.
+  assert.deepEqual(names.slice(0, 3), ["agent_started", "agent_input", "agent_text"]);
+  const inputs = body.entries.filter((e) => e.event === "agent_input");
+  assert.equal(inputs.filter((e) => e.data.message_id === goalMessage).length, 1, JSON.stringify(inputs));
+  assert.equal(inputs.length, inbox.messages.length, "one input per delivered message");
+  const turn = inputs[0];
+  assert.equal(turn?.data.message_id, goalMessage);
   assert.match(turn?.message?.content ?? "", /Transcript test goal/, "the delivered message is in the turn");
   const call1 = body.entries.find((e) => e.event === "tool_called");
   assert.equal(call1?.data.tool, "mcp__switchboard__declare_plan");

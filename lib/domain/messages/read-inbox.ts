@@ -54,13 +54,14 @@ type Row = {
 
 /**
  * Mark delivered messages up to `ack` consumed; returns their `agent_input` events, which the caller
- * appends last (the append takes the goal's row lock until commit: docs/database.md, "PostgreSQL").
+ * appends last (the append takes the goal's row lock until commit: docs/database.md, "PostgreSQL"). A
+ * message a runner already reported as a turn's input (`turnStartedAt`) has its event already.
  */
 async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number }, ack: number) {
-  const consumed = await u.sql.all<{ id: number; uid: string }>(
+  const consumed = await u.sql.all<{ id: number; uid: string; turnStartedAt: SqlDate | null }>(
     `UPDATE "Message" SET "consumedAt" = ?
      WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL AND "deliveredAt" IS NOT NULL AND id <= ?
-     RETURNING id, uid`,
+     RETURNING id, uid, "turnStartedAt"`,
     new Date(),
     agent.agentId,
     // Message ids are 32-bit: an ack past the largest confirms everything delivered (PostgreSQL would
@@ -69,11 +70,13 @@ async function consumeThrough(u: Unit, agent: { agentId: number; goalId: number 
   );
   // RETURNING has no order of its own: the events follow the messages' order.
   consumed.sort((a, b) => Number(a.id) - Number(b.id));
-  return consumed.map((m) => ({
-    name: "agent_input",
-    agentId: agent.agentId,
-    data: { message_id: m.uid },
-  }));
+  return consumed
+    .filter((m) => m.turnStartedAt === null)
+    .map((m) => ({
+      name: "agent_input",
+      agentId: agent.agentId,
+      data: { message_id: m.uid },
+    }));
 }
 
 /** The oldest pending messages (one more than `limit`, to tell whether there are more). */

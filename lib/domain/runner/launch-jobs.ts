@@ -677,6 +677,7 @@ async function tellCrashed(
 
 const runtimeEvent = z.discriminatedUnion("type", [
   z.object({ type: z.literal("session"), sessionId: z.string().max(200) }),
+  z.object({ type: z.literal("turn.input"), messageId: z.string().max(100) }),
   z.object({ type: z.literal("assistant_text"), text: z.string() }),
   z.object({ type: z.literal("tool_called"), toolUseId: z.string(), name: z.string(), input: z.unknown() }),
   z.object({
@@ -743,6 +744,18 @@ export async function reportEvents(r: RunnerIdentity, agentId: number, input: z.
         case "session":
           await u.db.agent.update({ where: { id: a.id }, data: { runtimeSessionId: e.sessionId } });
           break;
+        case "turn.input": {
+          // The turn's input as the turn starts; the acknowledgement after the turn then records none. A
+          // message delivered again (its turn failed, a relaunch) starts a new turn and shows again.
+          const taken = await u.sql.run(
+            `UPDATE "Message" SET "turnStartedAt" = ? WHERE uid = ? AND "recipientAgentId" = ? AND "consumedAt" IS NULL`,
+            new Date(),
+            e.messageId,
+            a.id,
+          );
+          if (taken > 0) await add("agent_input", { message_id: e.messageId });
+          break;
+        }
         case "tool_called":
           await add("tool_called", {
             tool_use_id: e.toolUseId,

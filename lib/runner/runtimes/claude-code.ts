@@ -208,7 +208,7 @@ class ClaudeCodeSession implements AgentSession {
     return this.out;
   }
 
-  deliver(text: string): Promise<Delivery> {
+  deliver(text: string, messageId?: string): Promise<Delivery> {
     if (this.input.closed)
       return Promise.reject(new Error("the session has ended; nothing can be delivered"));
     let turn: { resolve: () => void; reject: (e: Error) => void } = { resolve() {}, reject() {} };
@@ -220,6 +220,7 @@ class ClaudeCodeSession implements AgentSession {
       this.input.push({
         message: userMessage(text),
         accepted: () => {
+          if (messageId) this.out.push({ type: "turn.input", messageId });
           this.turns.push(turn);
           accepted({ done });
         },

@@ -42,6 +42,8 @@ export type AgentLaunch = {
 /** What a running agent reports. The runner forwards these to the hub (events, usage, transcript). */
 export type RuntimeEvent =
   | { type: "session"; sessionId: string }
+  /** The runtime took a delivered inbox message as its next turn (before anything the turn does). */
+  | { type: "turn.input"; messageId: string }
   | { type: "assistant_text"; text: string }
   | { type: "tool_called"; toolUseId: string; name: string; input: unknown }
   | { type: "tool_result"; toolUseId: string; isError: boolean; content: string }
@@ -79,8 +81,10 @@ export type Delivery = { done: Promise<void> };
 
 export interface AgentSession {
   /** Deliver one inbox message as a user turn; resolves once the runtime has accepted it (rejects once the
-   * session has ended). The runner acknowledges the message only after `done` resolved. */
-  deliver(text: string): Promise<Delivery>;
+   * session has ended). The runner acknowledges the message only after `done` resolved. With `messageId`,
+   * the runtime reports `turn.input` when it takes the message, so the transcript shows the turn's input
+   * as it starts rather than at the acknowledgement after it. */
+  deliver(text: string, messageId?: string): Promise<Delivery>;
   /** Whether this runtime takes deliveries (claude-code) or reads its own inbox over MCP (command). */
   readonly fedByRunner: boolean;
   /** End the session cleanly (the agent consumed its terminate sentinel); resolves when it has exited. */
