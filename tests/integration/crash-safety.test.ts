@@ -17,7 +17,7 @@ test("kill -9 at 3 random moments under 32 agents: nothing acknowledged lost, no
     agents: 32,
     kills: 3,
     seed,
-    loadMs: [1500, 3500],
+    loadMs: [1000, 3000],
     log: (l) => lines.push(l),
   });
   const text = `${summary(report)}\n${lines.join("\n")}`;
