@@ -14,8 +14,9 @@
 // - answer_question: the Question answered, one `question_answered` event, one `question_answer` message
 //   to the asker;
 // - every event: the goal's `seq` counter, so a goal's events are exactly 1..Goal.eventSeq.
-import Database from "better-sqlite3";
+
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { errorCode, mcpClient, type Provider, sc, startServer, type TestServer } from "./server";
 
@@ -83,7 +84,14 @@ export function rng(seed: number) {
 
 type Agent = { id: number; key: string; client: Client };
 
-type Send = { token: string; body: string; from: number; to: number; state: "ok" | "refused" | "unknown"; uid?: string };
+type Send = {
+  token: string;
+  body: string;
+  from: number;
+  to: number;
+  state: "ok" | "refused" | "unknown";
+  uid?: string;
+};
 type Claim = { task: number; agent: number; state: "ok" | "refused" | "unknown"; holder?: number };
 type Ask = { agent: number; text: string; state: "ok" | "refused" | "unknown"; answer?: string };
 type Answer = { qid: string; text: string; state: "ok" | "refused" | "unknown" };
@@ -106,7 +114,12 @@ async function openReader(provider: Provider, url: string): Promise<Reader> {
   return {
     all: async <T>(sql: string, ...params: unknown[]) => {
       let i = 0;
-      return (await c.query(sql.replace(/\?/g, () => `$${++i}`), params)).rows as T[];
+      return (
+        await c.query(
+          sql.replace(/\?/g, () => `$${++i}`),
+          params,
+        )
+      ).rows as T[];
     },
     close: () => c.end(),
   };
@@ -186,7 +199,11 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
     });
     const tasks = (
       await db.read((u) =>
-        u.db.goalTask.findMany({ where: { goalId: goal.goal_id }, select: { id: true }, orderBy: { id: "asc" } }),
+        u.db.goalTask.findMany({
+          where: { goalId: goal.goal_id },
+          select: { id: true },
+          orderBy: { id: "asc" },
+        }),
       )
     ).map((t) => t.id);
     // This process lets go of the database: what the checks read, they read through a fresh connection.
@@ -226,7 +243,11 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
         return r;
       } catch (e) {
         roundUnknown++;
-        const why = `${name}: ${e instanceof Error ? `${e.message} ${(e.cause as Error | undefined)?.message ?? ""}` : String(e)}`.slice(0, 120);
+        const why =
+          `${name}: ${e instanceof Error ? `${e.message} ${(e.cause as Error | undefined)?.message ?? ""}` : String(e)}`.slice(
+            0,
+            120,
+          );
         report.cutBy[why] = (report.cutBy[why] ?? 0) + 1;
         return "unknown" as const;
       }
@@ -254,7 +275,10 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
         for (const m of st.handed) if (m.seq <= ackSent) consumedUids.add(m.uid);
         st.handed = st.handed.filter((m) => m.seq > ackSent);
       }
-      const res = sc<{ messages: { message_id: string; seq: number; kind: string; content: string }[]; ack: number }>(r);
+      const res = sc<{
+        messages: { message_id: string; seq: number; kind: string; content: string }[];
+        ack: number;
+      }>(r);
       for (const m of res.messages) {
         seenUids.add(m.message_id);
         if (!st.handed.some((h) => h.uid === m.message_id)) st.handed.push({ uid: m.message_id, seq: m.seq });
@@ -303,8 +327,9 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
           if (isRefusal(res)) {
             c.state = "refused";
             const code = errorCode(res);
-            const details = (res as { structuredContent?: { error?: { details?: { assignee_id?: number } } } })
-              .structuredContent?.error?.details;
+            const details = (
+              res as { structuredContent?: { error?: { details?: { assignee_id?: number } } } }
+            ).structuredContent?.error?.details;
             if (code === "ErrAlreadyClaimed") c.holder = details?.assignee_id;
             knownClaimed.add(task);
           } else {
@@ -375,9 +400,13 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
       try {
         // Every goal's events are exactly 1..eventSeq (each append bumps the counter with its row).
         const goals = await reader.all<{ id: number; eventSeq: number }>(`SELECT id, "eventSeq" FROM "Goal"`);
-        const evs = await reader.all<{ goalId: number; seq: number; name: string; agentId: number | null; dataJson: string }>(
-          `SELECT "goalId", seq, name, "agentId", "dataJson" FROM "Event" ORDER BY "goalId", seq`,
-        );
+        const evs = await reader.all<{
+          goalId: number;
+          seq: number;
+          name: string;
+          agentId: number | null;
+          dataJson: string;
+        }>(`SELECT "goalId", seq, name, "agentId", "dataJson" FROM "Event" ORDER BY "goalId", seq`);
         report.totals.events = evs.length;
         for (const g of goals) {
           const seqs = evs.filter((e) => e.goalId === g.id).map((e) => Number(e.seq));
@@ -433,7 +462,8 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
         for (const m of msgs) {
           if (m.recipientAgentId === null) continue;
           const n = inputEvents.get(m.uid)?.length ?? 0;
-          if (m.consumedAt !== null && m.deliveredAt === null) v.push(`message ${m.uid}: consumed, never delivered`);
+          if (m.consumedAt !== null && m.deliveredAt === null)
+            v.push(`message ${m.uid}: consumed, never delivered`);
           if ((m.consumedAt !== null ? 1 : 0) !== n)
             v.push(`message ${m.uid}: consumed=${m.consumedAt !== null} with ${n} agent_input events`);
         }
@@ -448,7 +478,9 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
           const right = whole && rows[0]?.senderAgentId === s.from && rows[0]?.recipientAgentId === s.to;
           if (s.state === "ok") {
             if (!right || rows[0]?.uid !== s.uid)
-              v.push(`acknowledged send ${s.token} (${s.uid}): ${rows.length} rows, whole=${whole}, right=${right}`);
+              v.push(
+                `acknowledged send ${s.token} (${s.uid}): ${rows.length} rows, whole=${whole}, right=${right}`,
+              );
           } else if (s.state === "refused") {
             if (rows.length) v.push(`refused send ${s.token}: ${rows.length} rows in the database`);
           } else if (rows.length) {
@@ -459,16 +491,20 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
         report.totals.unknownSendsPresent = unknownPresent;
         for (const uid of seenUids) if (!byUid.has(uid)) v.push(`message ${uid} was handed out, then lost`);
         for (const uid of consumedUids)
-          if (byUid.get(uid)?.consumedAt === null) v.push(`message ${uid}: acknowledged by its reader, not consumed`);
+          if (byUid.get(uid)?.consumedAt === null)
+            v.push(`message ${uid}: acknowledged by its reader, not consumed`);
 
         // Claims: each claimed task with one event by its holder and one channel post; none for the others.
-        const taskRows = await reader.all<{ id: number; status: string; assigneeId: number | null; claimedAt: unknown }>(
-          `SELECT id, status, "assigneeId", "claimedAt" FROM "GoalTask" WHERE "goalId" = ?`,
-          goal.goal_id,
-        );
+        const taskRows = await reader.all<{
+          id: number;
+          status: string;
+          assigneeId: number | null;
+          claimedAt: unknown;
+        }>(`SELECT id, status, "assigneeId", "claimedAt" FROM "GoalTask" WHERE "goalId" = ?`, goal.goal_id);
         const posts = new Map<number, number>();
         for (const m of msgs) {
-          const id = m.channelId !== null ? m.content.match(/^Task #(\d+) ".*" claimed by agent #(\d+)\.$/s) : null;
+          const id =
+            m.channelId !== null ? m.content.match(/^Task #(\d+) ".*" claimed by agent #(\d+)\.$/s) : null;
           if (id) posts.set(Number(id[1]), (posts.get(Number(id[1])) ?? 0) + 1);
         }
         const taskById = new Map(taskRows.map((t) => [Number(t.id), t]));
@@ -476,18 +512,31 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
           const es = claimEvents.get(String(t.id)) ?? [];
           const claimed = t.status === "claimed";
           if (claimed) {
-            if (t.assigneeId === null || t.claimedAt === null) v.push(`task ${t.id}: claimed without assignee or time`);
+            if (t.assigneeId === null || t.claimedAt === null)
+              v.push(`task ${t.id}: claimed without assignee or time`);
             if (es.length !== 1 || es[0]?.agentId !== t.assigneeId)
-              v.push(`task ${t.id}: claimed by ${t.assigneeId} with ${es.length} task_claimed events (${es.map((e) => e.agentId)})`);
-            if (posts.get(Number(t.id)) !== 1) v.push(`task ${t.id}: claimed with ${posts.get(Number(t.id)) ?? 0} channel posts`);
-          } else if (t.status !== "approved" || t.assigneeId !== null || es.length || posts.get(Number(t.id))) {
-            v.push(`task ${t.id}: ${t.status}, assignee ${t.assigneeId}, ${es.length} claim events, ${posts.get(Number(t.id)) ?? 0} posts`);
+              v.push(
+                `task ${t.id}: claimed by ${t.assigneeId} with ${es.length} task_claimed events (${es.map((e) => e.agentId)})`,
+              );
+            if (posts.get(Number(t.id)) !== 1)
+              v.push(`task ${t.id}: claimed with ${posts.get(Number(t.id)) ?? 0} channel posts`);
+          } else if (
+            t.status !== "approved" ||
+            t.assigneeId !== null ||
+            es.length ||
+            posts.get(Number(t.id))
+          ) {
+            v.push(
+              `task ${t.id}: ${t.status}, assignee ${t.assigneeId}, ${es.length} claim events, ${posts.get(Number(t.id)) ?? 0} posts`,
+            );
           }
         }
         for (const c of claims) {
           const t = taskById.get(c.task);
           if (c.state === "ok" && (t?.status !== "claimed" || t.assigneeId !== c.agent))
-            v.push(`acknowledged claim of task ${c.task} by ${c.agent}: now ${t?.status} by ${t?.assigneeId}`);
+            v.push(
+              `acknowledged claim of task ${c.task} by ${c.agent}: now ${t?.status} by ${t?.assigneeId}`,
+            );
           if (c.state === "refused" && c.holder !== undefined && t?.assigneeId !== c.holder)
             v.push(`claim of task ${c.task} refused as held by ${c.holder}: now held by ${t?.assigneeId}`);
         }
@@ -520,23 +569,36 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
         for (const q of qs) {
           const e = qMsgs.get(q.id) ?? { question: 0, answer: 0 };
           if ((askedEvents.get(q.id)?.length ?? 0) !== 1 || e.question !== 1)
-            v.push(`question ${q.id}: ${askedEvents.get(q.id)?.length ?? 0} question_asked events, ${e.question} inbox questions`);
+            v.push(
+              `question ${q.id}: ${askedEvents.get(q.id)?.length ?? 0} question_asked events, ${e.question} inbox questions`,
+            );
           const done = q.status === "answered" ? 1 : 0;
           if ((answeredEvents.get(q.id)?.length ?? 0) !== done || e.answer !== done)
-            v.push(`question ${q.id} (${q.status}): ${answeredEvents.get(q.id)?.length ?? 0} question_answered events, ${e.answer} answers in the inbox`);
+            v.push(
+              `question ${q.id} (${q.status}): ${answeredEvents.get(q.id)?.length ?? 0} question_answered events, ${e.answer} answers in the inbox`,
+            );
           const text = (JSON.parse(q.questionsJson) as { question: string }[])[0]?.question ?? "";
           qByText.set(text, [...(qByText.get(text) ?? []), q]);
         }
         for (const a of answers) {
           const q = qById.get(a.qid);
-          if (a.state === "ok" && (q?.status !== "answered" || q.answerText !== `Crash: ${a.text}` || q.answeredBy !== String(coordinator.id)))
-            v.push(`acknowledged answer to ${a.qid}: now ${q?.status} "${q?.answerText}" by ${q?.answeredBy}`);
+          if (
+            a.state === "ok" &&
+            (q?.status !== "answered" ||
+              q.answerText !== `Crash: ${a.text}` ||
+              q.answeredBy !== String(coordinator.id))
+          )
+            v.push(
+              `acknowledged answer to ${a.qid}: now ${q?.status} "${q?.answerText}" by ${q?.answeredBy}`,
+            );
         }
         for (const a of asks) {
           if (a.state !== "ok") continue;
           const found = (qByText.get(a.text) ?? []).filter((q) => q.askerId === a.agent);
           if (found.length !== 1 || found[0]?.status !== "answered" || found[0]?.answerText !== a.answer)
-            v.push(`acknowledged ask "${a.text}": ${found.length} questions, ${found[0]?.status} "${found[0]?.answerText}" (told "${a.answer}")`);
+            v.push(
+              `acknowledged ask "${a.text}": ${found.length} questions, ${found[0]?.status} "${found[0]?.answerText}" (told "${a.answer}")`,
+            );
         }
       } finally {
         await reader.close();
@@ -549,7 +611,8 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
     const waitParked = async (n: number) => {
       const deadline = Date.now() + 90_000;
       while (parked < n) {
-        if (Date.now() > deadline) throw new Error(`only ${parked} of ${n} load loops stopped after the kill`);
+        if (Date.now() > deadline)
+          throw new Error(`only ${parked} of ${n} load loops stopped after the kill`);
         await new Promise((r) => setTimeout(r, 20));
       }
     };
