@@ -219,8 +219,9 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
     const consumedUids = new Set<string>();
     const knownClaimed = new Set<number>();
 
-    // The loops run while `running`; one that meets an error (the kill) or finds `running` off parks until
-    // the next round (`resume`). The controller waits for all to park before it checks.
+    // The loops run while `running`. It goes off just before each kill: a loop parks at its next turn (after
+    // its call returned, or failed because the kill cut it) until the next round opens `resumed`. The
+    // controller waits for all to park before it checks, so nothing writes while it reads.
     let running = false;
     let stopping = false;
     let resumed = Promise.resolve();
