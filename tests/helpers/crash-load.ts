@@ -221,7 +221,7 @@ export async function runCrashLoad(o: CrashOptions): Promise<CrashReport> {
 
     // The loops run while `running`. It goes off just before each kill: a loop parks at its next turn (after
     // its call returned, or failed because the kill cut it) until the next round opens `resumed`. The
-    // controller waits for all to park before it checks, so nothing writes while it reads.
+    // controller waits for all to park before it checks, so no agent writes while it reads.
     let running = false;
     let stopping = false;
     let resumed = Promise.resolve();
