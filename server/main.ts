@@ -114,7 +114,22 @@ startWatchdog();
 startNotifications();
 const nextHandler = app.getRequestHandler();
 
+/**
+ * Keep-alive (issue 16 §5, docs/development.md "Keep-alive"): an idle connection is held open for
+ * KEEP_ALIVE_MS, but clients are told a shorter `Keep-Alive: timeout=` (KEEP_ALIVE_HINT_S), so that a client
+ * which honours the hint (undici, i.e. Node's fetch and the MCP SDK's transport; node:http agents given a
+ * `timeout`) closes an idle socket seconds before the server does, and never sends a call on a socket the
+ * server is closing at that moment ("other side closed"). Node 20 announces `keepAliveTimeout` itself, so the
+ * hint is written here for every HTTP/1.1 response Node keeps alive (Node then adds none of its own).
+ */
+const KEEP_ALIVE_MS = 65_000;
+const KEEP_ALIVE_HINT_S = 60;
+
 const server = http.createServer((req, res) => {
+  if (res.shouldKeepAlive && req.httpVersion === "1.1") {
+    res.setHeader("Connection", "keep-alive");
+    res.setHeader("Keep-Alive", `timeout=${KEEP_ALIVE_HINT_S}`);
+  }
   // The TCP peer, for first-start protection and sign-in limits (lib/auth/setup-token.ts); a client's own
   // value is dropped, and a proxied request (it names its origin) never counts as this machine's.
   const proxied = req.headers["x-forwarded-for"] !== undefined || req.headers.forwarded !== undefined;
@@ -129,7 +144,7 @@ const server = http.createServer((req, res) => {
   }
   nextHandler(req, res);
 });
-server.keepAliveTimeout = 65_000;
+server.keepAliveTimeout = KEEP_ALIVE_MS;
 await new Promise<void>((resolve) => server.listen(port, hostname, resolve));
 process.stderr.write(`switchboard: listening on http://${hostname}:${port}\n`);
 if ((await ownerCount()) === 0) {
