@@ -79,6 +79,8 @@ test("request → supply in the browser → decline with a reason → revoke on 
 
   // 2. #requests: who, which task, why; supply for this agent.
   await page.getByRole("link", { name: /Requests/ }).click();
+  // The goal page has the same card: wait for #requests itself, or the clicks land on the page being left.
+  await expect(page.getByRole("heading", { name: "#requests" })).toBeVisible();
   const card = page.getByTestId("resource-request").filter({ hasText: "PAYMENTS_API_KEY" });
   await expect(card).toContainText("Needed to create the test charge");
   await expect(card).toContainText("payer");
@@ -191,6 +193,7 @@ test("live: a file request appears in the inbox and the badge without a reload; 
 
   // #requests is live too: a new request shows there without a reload.
   await page.getByRole("link", { name: /Requests/ }).click();
+  await expect(page.getByRole("heading", { name: "#requests" })).toBeVisible();
   await expect(page.getByTestId("inbox-live")).toHaveAttribute("data-live", "yes");
   await call(coordinator, "request_resource", {
     name: "REGISTRY_TOKEN",
