@@ -219,7 +219,7 @@ type Batch = {
  * functions, so whichever copy opened it serves both.
  */
 type Door = {
-  traffic?: { statements: number; writes: number };
+  traffic?: { statements: number; writes: number; notifies: number };
   write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T>;
   read<T>(fn: (u: ReadUnit) => Promise<T>, name?: string): Promise<T>;
   disconnect(): Promise<void>;
@@ -236,6 +236,7 @@ async function open(): Promise<State> {
       import("./postgres"),
     ]);
     const pool = postgres.createPool(url, env().SWITCHBOARD_PG_POOL);
+    if (env().SWITCHBOARD_PG_TRAFFIC_LOG_S > 0) postgres.logTraffic(env().SWITCHBOARD_PG_TRAFFIC_LOG_S);
     const factory = new PrismaPg(pool);
     const adoptions = new postgres.Adoptions();
     adoptions.install(factory);
@@ -633,7 +634,9 @@ export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts =
  * PostgreSQL only: statements and socket writes (round trips) this process has sent so far
  * (lib/db/postgres.ts, `traffic`); undefined on SQLite. For tests and benchmarks: take the difference.
  */
-export async function dbTraffic(): Promise<{ statements: number; writes: number } | undefined> {
+export async function dbTraffic(): Promise<
+  { statements: number; writes: number; notifies: number } | undefined
+> {
   const t = (await door()).traffic;
   return t && { ...t };
 }

@@ -42,7 +42,22 @@ export function createPool(url: string, max: number): pg.Pool {
  * waits on, since statements of one tick leave together: `corker`). Read by `dbTraffic()` (lib/db) in
  * tests and `bench/pg-round-trips.mts`; two increments per statement, always on.
  */
-export const traffic = { statements: 0, writes: 0 };
+export const traffic = { statements: 0, writes: 0, notifies: 0 };
+
+/** `SWITCHBOARD_PG_TRAFFIC_LOG_S`: log what `traffic` counted in each interval (benchmarks). */
+export function logTraffic(everyS: number) {
+  let last = { ...traffic };
+  setInterval(() => {
+    const now = { ...traffic };
+    const d = {
+      statements: now.statements - last.statements,
+      writes: now.writes - last.writes,
+      notifies: now.notifies - last.notifies,
+    };
+    last = now;
+    if (d.statements > 0) logger.warn({ ...d, seconds: everyS }, "PostgreSQL traffic");
+  }, everyS * 1000).unref();
+}
 
 type Counted = {
   query: (...a: unknown[]) => unknown;
@@ -267,6 +282,7 @@ export class Publisher {
       this.pending = new Set();
       try {
         for (const payload of payloads(publishOrigin(), topics)) {
+          traffic.notifies++;
           await this.pool.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, payload]);
         }
       } catch (err) {
