@@ -455,14 +455,27 @@ async function pgWriteUnit<T>(
   const cork = p.corker(conn);
   let tx: Promise<Db> | undefined;
   let closed = false;
+  // BEGIN is sent with the unit's first statement (not awaited: the pipeline sends the statement right
+  // behind it, in the same corked write; a BEGIN fails only with its connection, and then so does every
+  // statement after it). A unit whose only statement is its `commitWith` needs none: see `finish`.
+  let begin: Promise<unknown> | undefined;
+  const begun = () => {
+    if (begin) return;
+    cork();
+    begin = conn.query("BEGIN");
+    begin.catch(() => undefined);
+  };
+  let bare = false;
   const unit: PgUnit = new PgUnit(
     p.lazyDb(() => {
+      begun();
       tx ??= startPrisma(s, p, conn, unit);
       return tx;
     }),
     p.unitSql(conn, () => {
       if (closed) throw new Error("a statement after the unit's COMMIT (commitWith)");
       guard();
+      if (!bare) begun();
       cork();
     }),
   );
@@ -474,6 +487,16 @@ async function pgWriteUnit<T>(
     guard();
     cork();
     const stmts = [...(first ? [first] : []), ...(unit.last ?? [])];
+    if (!begin && stmts.length <= 1) {
+      // Nothing sent before, one statement: it is a transaction of its own (PostgreSQL commits it at its
+      // Sync, before the ReadyForQuery on which `pg` resolves it), so neither BEGIN nor COMMIT is needed.
+      bare = true;
+      const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
+      closed = true;
+      const [rows] = await Promise.all(sent);
+      unit.committed = true;
+      return first ? (rows ?? []) : [];
+    }
     const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
     closed = true;
     const settled = await Promise.allSettled([...sent, conn.query("COMMIT")]);
@@ -484,19 +507,14 @@ async function pgWriteUnit<T>(
   };
   let broken: Error | undefined;
   try {
-    // Not awaited before the unit's first statement, which the pipeline sends right behind it (one round
-    // trip). A BEGIN fails only with its connection, and then so does every statement after it.
-    cork();
-    const begin = conn.query("BEGIN");
-    begin.catch(() => undefined);
     unit.result = await fn(unit);
     await begin;
     await (unit.ending ?? unit.finish());
   } catch (e) {
     if (unit.ending) await unit.ending.catch(() => undefined);
     // After a successful `commitWith` the unit wrote nothing it must undo (its contract): the refusal
-    // stands, the transaction is over.
-    if (!unit.committed) {
+    // stands, the transaction is over. Nothing sent: nothing to roll back.
+    if (!unit.committed && (begin || bare)) {
       await unit.endPrisma?.(e);
       await conn.query("ROLLBACK").catch((err: Error) => {
         broken = err; // the connection is unusable: the pool drops it

@@ -64,11 +64,17 @@ async function traffic(fn: () => Promise<unknown>) {
   return { writes: t1.writes - t0.writes, statements: t1.statements - t0.statements };
 }
 
-test("PostgreSQL: a unit of commitWith alone is one round trip (BEGIN, statement, COMMIT)", async (t) => {
+test("PostgreSQL: a unit of commitWith alone is one statement, its own transaction; BEGIN and COMMIT only when more", async (t) => {
   if (h.provider !== "postgres") return t.skip("PostgreSQL only");
   await db.write((u) => u.sql.run(`SELECT 1`)); // a warm connection
   const one = await traffic(() => db.write((u) => u.commitWith(insertLease, "rt-1", "x", new Date())));
-  assert.deepEqual(one, { writes: 1, statements: 3 });
+  assert.deepEqual(one, { writes: 1, statements: 1 });
+  assert.equal((await lease("rt-1"))?.holder, "x");
+  const none = await traffic(() => db.write(async () => "nothing"));
+  assert.deepEqual(none, { writes: 0, statements: 0 });
+  // Alone and failing: nothing is written, the unit fails.
+  await assert.rejects(db.write((u) => u.commitWith(insertLease, "rt-1", "dup", new Date())));
+  assert.equal((await lease("rt-1"))?.holder, "x");
   const two = await traffic(() =>
     db.write(async (u) => {
       await u.sql.get(`SELECT 1 AS x`);
@@ -92,22 +98,22 @@ test("PostgreSQL: send_message and read_inbox cost one round trip each beside au
   const send = await traffic(() =>
     a.client.callTool({ name: "send_message", arguments: { to: b.id, content: "hello" } }),
   );
-  assert.deepEqual(send, { writes: 3, statements: 5 });
+  assert.deepEqual(send, { writes: 3, statements: 3 });
   const read = await traffic(async () => {
     const r = await b.client.callTool({ name: "read_inbox", arguments: { ack } });
     ack = sc<{ ack: number; messages: unknown[] }>(r).ack;
     assert.equal(sc<{ messages: unknown[] }>(r).messages.length, 1);
   });
-  assert.deepEqual(read, { writes: 2, statements: 4 }, "read_inbox handing out a message");
+  assert.deepEqual(read, { writes: 2, statements: 2 }, "read_inbox handing out a message");
   // Acknowledging it: the consume and its agent_input event, then the NOTIFY of the event.
   const acked = await traffic(() => b.client.callTool({ name: "read_inbox", arguments: { ack } }));
-  assert.deepEqual(acked, { writes: 3, statements: 5 }, "read_inbox acknowledging");
+  assert.deepEqual(acked, { writes: 3, statements: 3 }, "read_inbox acknowledging");
   // A refusal is one round trip too, and writes nothing (no NOTIFY).
   const refused = await traffic(async () => {
     const r = await a.client.callTool({ name: "send_message", arguments: { to: "999999", content: "x" } });
     assert.equal(errorCode(r), "unknown_recipient");
   });
-  assert.deepEqual(refused, { writes: 2, statements: 4 });
+  assert.deepEqual(refused, { writes: 2, statements: 2 });
 });
 
 test("a refused send_message writes nothing; inbox_full at the cap, then room after an ack", async () => {
