@@ -128,6 +128,8 @@ const schema = z.object({
   // issue 15: PostgreSQL mode (docs/database.md)
   /** PostgreSQL: connections this process keeps to the database (the pool every unit of work shares). */
   SWITCHBOARD_PG_POOL: z.coerce.number().int().min(2).max(200).default(10),
+  /** PostgreSQL: log this process's statements, round trips and NOTIFYs every N seconds (0: never; benchmarks). */
+  SWITCHBOARD_PG_TRAFFIC_LOG_S: z.coerce.number().min(0).default(0),
 });
 
 export type Env = z.infer<typeof schema>;

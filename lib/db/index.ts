@@ -101,6 +101,17 @@ export type Unit = {
    * failure fails the unit. Nothing in the unit sees its effect; SQLite runs it at the end of the unit.
    */
   atCommit(sql: string, ...params: unknown[]): void;
+  /**
+   * Run `sql` as the unit's last statement and commit the unit with it; resolves with its rows once the
+   * unit has committed. PostgreSQL: the statement, the `atCommit` statements and the COMMIT leave in one
+   * socket write, with the BEGIN when the unit sent nothing before (a whole unit in one round trip); no
+   * statement may follow. If the statement (or an `atCommit` one, or the COMMIT) fails, the unit rolls back
+   * and this rejects. Because the COMMIT is sent before the unit sees the rows, **the statement must write
+   * only when the unit succeeds** (its checks in its own `WHERE`s) and the unit may throw after it only when
+   * it wrote nothing (a refusal the rows explain: committing nothing is rolling back). SQLite: `u.sql.all`,
+   * the unit commits with its group as always. docs/database.md, "PostgreSQL".
+   */
+  commitWith<T = Record<string, unknown>>(sql: string, ...params: unknown[]): Promise<T[]>;
 };
 export type ReadUnit = Pick<Unit, "db" | "sql">;
 
@@ -134,6 +145,9 @@ class WriteUnit implements Unit {
   atCommit(sql: string, ...params: unknown[]): void {
     this.last ??= [];
     this.last.push([sql, params]);
+  }
+  commitWith<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    return this.sql.all<T>(sql, ...params);
   }
 }
 
@@ -177,6 +191,7 @@ type PgState = {
   unitSql: typeof import("./postgres").pgSql;
   lazyDb: typeof import("./postgres").lazyDb;
   corker: typeof import("./postgres").corker;
+  traffic: typeof import("./postgres").traffic;
 };
 
 /** SQLite only: the adapter's own connection (shared with Prisma), its SQL runner, the queue's tail. */
@@ -204,6 +219,7 @@ type Batch = {
  * functions, so whichever copy opened it serves both.
  */
 type Door = {
+  traffic?: { statements: number; writes: number; notifies: number };
   write<T>(fn: (u: Unit) => Promise<T>, name?: string): Promise<T>;
   read<T>(fn: (u: ReadUnit) => Promise<T>, name?: string): Promise<T>;
   disconnect(): Promise<void>;
@@ -220,6 +236,7 @@ async function open(): Promise<State> {
       import("./postgres"),
     ]);
     const pool = postgres.createPool(url, env().SWITCHBOARD_PG_POOL);
+    if (env().SWITCHBOARD_PG_TRAFFIC_LOG_S > 0) postgres.logTraffic(env().SWITCHBOARD_PG_TRAFFIC_LOG_S);
     const factory = new PrismaPg(pool);
     const adoptions = new postgres.Adoptions();
     adoptions.install(factory);
@@ -233,6 +250,7 @@ async function open(): Promise<State> {
       unitSql: postgres.pgSql,
       lazyDb: postgres.lazyDb,
       corker: postgres.corker,
+      traffic: postgres.traffic,
     };
     return { client: client as unknown as PrismaClient, db, pg: pgState, slowMs };
   }
@@ -267,6 +285,7 @@ async function open(): Promise<State> {
 function door(): Promise<Door> {
   g.__switchboardDoor ??= open().then(
     (s) => ({
+      traffic: s.pg?.traffic,
       write: (fn, name) => writeUnit(s, fn, name),
       read: (fn, name) => readUnit(s, fn, name),
       disconnect: async () => {
@@ -401,6 +420,16 @@ class PgUnit extends WriteUnit {
   result: unknown;
   /** Ends the unit's Prisma transaction, if it started one (`error`: the unit failed). */
   endPrisma?: (error?: unknown) => Promise<void>;
+  /** Sends the unit's last statements and its COMMIT (set by `pgWriteUnit`). */
+  finish!: (first?: [string, unknown[]]) => Promise<unknown[]>;
+  /** The COMMIT was sent (`commitWith`); `committed`: and it succeeded. */
+  ending?: Promise<unknown[]>;
+  committed = false;
+  override commitWith<T>(sql: string, ...params: unknown[]): Promise<T[]> {
+    if (this.ending) throw new Error("commitWith: the unit has already committed");
+    this.ending = this.finish([sql, params]);
+    return this.ending as Promise<T[]>;
+  }
 }
 
 /**
@@ -425,40 +454,72 @@ async function pgWriteUnit<T>(
   };
   const cork = p.corker(conn);
   let tx: Promise<Db> | undefined;
+  let closed = false;
+  // BEGIN is sent with the unit's first statement (not awaited: the pipeline sends the statement right
+  // behind it, in the same corked write; a BEGIN fails only with its connection, and then so does every
+  // statement after it). A unit whose only statement is its `commitWith` needs none: see `finish`.
+  let begin: Promise<unknown> | undefined;
+  const begun = () => {
+    if (begin) return;
+    cork();
+    begin = conn.query("BEGIN");
+    begin.catch(() => undefined);
+  };
+  let bare = false;
   const unit: PgUnit = new PgUnit(
     p.lazyDb(() => {
+      begun();
       tx ??= startPrisma(s, p, conn, unit);
       return tx;
     }),
     p.unitSql(conn, () => {
+      if (closed) throw new Error("a statement after the unit's COMMIT (commitWith)");
       guard();
+      if (!bare) begun();
       cork();
     }),
   );
-  let broken: Error | undefined;
-  try {
-    // Not awaited before the unit's first statement, which the pipeline sends right behind it (one round
-    // trip). A BEGIN fails only with its connection, and then so does every statement after it.
-    cork();
-    const begin = conn.query("BEGIN");
-    begin.catch(() => undefined);
-    unit.result = await fn(unit);
-    await begin;
-    await unit.endPrisma?.();
+  // The unit's last statements travel with the COMMIT (`first`: the statement of `commitWith`, whose rows
+  // are returned). A COMMIT after a failed statement rolls back (and answers without an error), so each
+  // of them is checked: one failure fails the unit.
+  unit.finish = async (first) => {
+    if (unit.endPrisma) await unit.endPrisma();
     guard();
-    // The unit's last statements travel with the COMMIT. A COMMIT after a failed statement rolls back
-    // (and answers without an error), so each of them is checked: one failure fails the unit.
     cork();
-    const last = (unit.last ?? []).map(([sql, params]) => unit.sql.run(sql, ...params));
-    const commit = conn.query("COMMIT");
-    const settled = await Promise.allSettled([...last, commit]);
+    const stmts = [...(first ? [first] : []), ...(unit.last ?? [])];
+    if (!begin && stmts.length <= 1) {
+      // Nothing sent before, one statement: it is a transaction of its own (PostgreSQL commits it at its
+      // Sync, before the ReadyForQuery on which `pg` resolves it), so neither BEGIN nor COMMIT is needed.
+      bare = true;
+      const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
+      closed = true;
+      const [rows] = await Promise.all(sent);
+      unit.committed = true;
+      return first ? (rows ?? []) : [];
+    }
+    const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
+    closed = true;
+    const settled = await Promise.allSettled([...sent, conn.query("COMMIT")]);
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
+    unit.committed = true;
+    return first ? (settled[0] as PromiseFulfilledResult<unknown[]>).value : [];
+  };
+  let broken: Error | undefined;
+  try {
+    unit.result = await fn(unit);
+    await begin;
+    await (unit.ending ?? unit.finish());
   } catch (e) {
-    await unit.endPrisma?.(e);
-    await conn.query("ROLLBACK").catch((err: Error) => {
-      broken = err; // the connection is unusable: the pool drops it
-    });
+    if (unit.ending) await unit.ending.catch(() => undefined);
+    // After a successful `commitWith` the unit wrote nothing it must undo (its contract): the refusal
+    // stands, the transaction is over. Nothing sent: nothing to roll back.
+    if (!unit.committed && (begin || bare)) {
+      await unit.endPrisma?.(e);
+      await conn.query("ROLLBACK").catch((err: Error) => {
+        broken = err; // the connection is unusable: the pool drops it
+      });
+    }
     throw e;
   } finally {
     clearTimeout(timer);
@@ -585,6 +646,17 @@ export async function retryOnUniqueViolation<T>(fn: () => Promise<T>, attempts =
       if (i >= attempts || (code !== "P2002" && code !== "23505")) throw e;
     }
   }
+}
+
+/**
+ * PostgreSQL only: statements and socket writes (round trips) this process has sent so far
+ * (lib/db/postgres.ts, `traffic`); undefined on SQLite. For tests and benchmarks: take the difference.
+ */
+export async function dbTraffic(): Promise<
+  { statements: number; writes: number; notifies: number } | undefined
+> {
+  const t = (await door()).traffic;
+  return t && { ...t };
 }
 
 /** Close the connection (CLI and tests). */

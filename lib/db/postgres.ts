@@ -32,7 +32,54 @@ export function createPool(url: string, max: number): pg.Pool {
     pipeline: true,
   });
   pool.on("error", (err) => logger.warn({ err }, "idle PostgreSQL connection failed"));
+  pool.on("connect", countTraffic);
   return pool;
+}
+
+/**
+ * What this process has sent to PostgreSQL on the pool's connections: `statements` (every query: ours,
+ * BEGIN/COMMIT, Prisma's, the NOTIFYs) and `writes` (socket writes; each is a round trip the sender then
+ * waits on, since statements of one tick leave together: `corker`). Read by `dbTraffic()` (lib/db) in
+ * tests and `bench/pg-round-trips.mts`; two increments per statement, always on.
+ */
+export const traffic = { statements: 0, writes: 0, notifies: 0 };
+
+/** `SWITCHBOARD_PG_TRAFFIC_LOG_S`: log what `traffic` counted in each interval (benchmarks). */
+export function logTraffic(everyS: number) {
+  let last = { ...traffic };
+  setInterval(() => {
+    const now = { ...traffic };
+    const d = {
+      statements: now.statements - last.statements,
+      writes: now.writes - last.writes,
+      notifies: now.notifies - last.notifies,
+    };
+    last = now;
+    if (d.statements > 0) logger.warn({ ...d, seconds: everyS }, "PostgreSQL traffic");
+  }, everyS * 1000).unref();
+}
+
+type Counted = {
+  query: (...a: unknown[]) => unknown;
+  connection?: { stream?: Record<"_write" | "_writev", ((...a: unknown[]) => unknown) | undefined> };
+};
+function countTraffic(client: pg.PoolClient) {
+  const c = client as unknown as Counted;
+  const query = c.query;
+  c.query = function (this: unknown, ...a: unknown[]) {
+    traffic.statements++;
+    return query.apply(this, a);
+  };
+  const stream = c.connection?.stream;
+  if (!stream) return;
+  for (const k of ["_write", "_writev"] as const) {
+    const f = stream[k];
+    if (!f) continue;
+    stream[k] = function (this: unknown, ...a: unknown[]) {
+      traffic.writes++;
+      return f.apply(this, a);
+    };
+  }
 }
 
 type Prepared = { text: string; name?: string };
@@ -235,6 +282,7 @@ export class Publisher {
       this.pending = new Set();
       try {
         for (const payload of payloads(publishOrigin(), topics)) {
+          traffic.notifies++;
           await this.pool.query("SELECT pg_notify($1, $2)", [PG_CHANNEL, payload]);
         }
       } catch (err) {

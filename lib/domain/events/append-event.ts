@@ -108,13 +108,13 @@ export async function appendEventsAtCommit(u: Unit, goalId: number, events: Omit
   const now = new Date();
   u.atCommit(
     // A missing goal fails the unit (an INSERT of no rows would not): 1 / 0 when fewer rows went in. Not a
-    // constant expression, so the planner cannot fold it.
+    // constant expression, so the planner cannot fold it. (`count - n + 1` was zero only for n = 1.)
     `WITH g AS (UPDATE "Goal" SET "eventSeq" = "eventSeq" + ?::int, "lastActivityAt" = ? WHERE id = ? RETURNING "eventSeq"),
           ins AS (INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "teamId", "dataJson")
             SELECT ?::int, g."eventSeq" - ?::int + e.ord::int, ?::timestamp(3), e.name, e."agentId", e."teamId", e."dataJson"
             FROM g, unnest(?::text[], ?::int[], ?::text[], ?::text[]) WITH ORDINALITY AS e(name, "agentId", "teamId", "dataJson", ord)
             RETURNING 1)
-     SELECT 1 / ((SELECT count(*) FROM ins)::int - ?::int + 1) AS ok`,
+     SELECT 1 / ((SELECT count(*) FROM ins) = ?::int)::int AS ok`,
     events.length,
     now,
     goalId,

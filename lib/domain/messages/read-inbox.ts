@@ -5,7 +5,7 @@ import { type SqlDate, toIso } from "@/lib/db/rows";
 import { appendEvents, appendEventsAtCommit } from "@/lib/domain/events/append-event";
 import { senderLabel } from "@/lib/domain/messages/insert-message";
 import { consumeTerminate } from "@/lib/domain/reviews/acknowledge";
-import { env } from "@/lib/env";
+import { env, isPostgres } from "@/lib/env";
 
 export const readInboxInput = z.strictObject({
   ack: z
@@ -121,6 +121,72 @@ function shape(rows: Row[], limit: number) {
 }
 
 /**
+ * PostgreSQL, a whole take as one statement (sent with BEGIN and COMMIT: one round trip). All its parts
+ * see one snapshot, so the pending messages (`p`) are those the consume (`c`) leaves: not (delivered and
+ * up to the ack). Unless the batch holds a terminate sentinel (then nothing is written and the general
+ * path runs: it appends more events), it consumes up to the ack, marks the fresh messages of the batch
+ * delivered (by id: exactly the ones handed out), and appends one `agent_input` event per consumed
+ * message in id order (the goal's row lock is then held only while PostgreSQL commits). Returns the
+ * pending rows (one more than `limit`) behind a row of nulls that carries the check `ok`: it fails the
+ * statement (and so the unit) if the events do not match the consumed messages.
+ */
+const TAKE_ON_POSTGRES = `WITH p AS (
+    SELECT m.id, m.uid, m."senderKind", m."senderAgentId", s.name AS "fromName", m.kind, m.content, m."createdAt", m."deliveredAt"
+    FROM "Message" m LEFT JOIN "Agent" s ON s.id = m."senderAgentId"
+    WHERE m."recipientAgentId" = ?::int AND m."consumedAt" IS NULL
+      AND NOT (m."deliveredAt" IS NOT NULL AND m.id <= ?::int)
+    ORDER BY m.id LIMIT ?::int),
+  b AS (SELECT * FROM p ORDER BY id LIMIT ?::int),
+  go AS (SELECT NOT EXISTS (SELECT 1 FROM b WHERE kind = 'terminate') AS yes),
+  c AS (
+    UPDATE "Message" SET "consumedAt" = ?
+    WHERE "recipientAgentId" = ?::int AND "consumedAt" IS NULL AND "deliveredAt" IS NOT NULL AND id <= ?::int
+      AND (SELECT yes FROM go)
+    RETURNING id, uid),
+  d AS (
+    UPDATE "Message" SET "deliveredAt" = ?
+    WHERE id IN (SELECT id FROM b WHERE "deliveredAt" IS NULL) AND "deliveredAt" IS NULL AND "consumedAt" IS NULL
+      AND (SELECT yes FROM go)
+    RETURNING 1),
+  g AS (
+    UPDATE "Goal" SET "eventSeq" = "eventSeq" + (SELECT count(*) FROM c)::int, "lastActivityAt" = ?
+    WHERE id = ?::int AND EXISTS (SELECT 1 FROM c) RETURNING "eventSeq"),
+  e AS (
+    INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "dataJson")
+    SELECT ?::int, g."eventSeq" - x.n + x.ord, ?::timestamp(3), 'agent_input', ?::int, '{"message_id":' || to_json(x.uid)::text || '}'
+    FROM g, (SELECT uid, row_number() OVER (ORDER BY id)::int AS ord, count(*) OVER ()::int AS n FROM c) x
+    RETURNING 1)
+  SELECT p.*, k.* FROM (SELECT (SELECT count(*) FROM c)::int AS consumed,
+                                1 / ((SELECT count(*) FROM e) = (SELECT count(*) FROM c))::int AS ok) k
+  LEFT JOIN p ON true ORDER BY p.id NULLS FIRST`;
+
+/** One take on PostgreSQL (`TAKE_ON_POSTGRES`); undefined when the batch holds a terminate sentinel. */
+async function takeOnPostgres(
+  u: Unit,
+  agent: { agentId: number; goalId: number },
+  ack: number,
+  limit: number,
+) {
+  const now = new Date();
+  const rows = await u.commitWith<Row & { consumed: number; ok: number }>(
+    TAKE_ON_POSTGRES,
+    ...[agent.agentId, ack, limit + 1, limit], // p, b
+    ...[now, agent.agentId, ack], // c
+    now, // d
+    ...[now, agent.goalId], // g
+    ...[agent.goalId, now, agent.agentId], // e
+  );
+  const taken = shape(
+    rows.filter((r) => r.id !== null),
+    limit,
+  );
+  if (taken.batch.some((m) => m.kind === "terminate")) return undefined; // nothing was written
+  if (rows[0]?.consumed) u.notify(`goal:${agent.goalId}`); // the events
+
+  return taken;
+}
+
+/**
  * `read_inbox`: at-least-once delivery. Messages come oldest first and stay pending until the agent
  * proves it received them by passing the returned `ack` on its next read (a response lost on a dropped
  * connection is simply handed out again). With `wait_seconds`, an empty inbox waits for the next
@@ -131,7 +197,12 @@ export async function readInbox(
   input: z.infer<typeof readInboxInput>,
   opts: { signal?: AbortSignal; onProgress?: (elapsedMs: number) => void } = {},
 ) {
-  const take = () =>
+  // Message ids are 32-bit: an ack past the largest confirms everything delivered (PostgreSQL would
+  // refuse the larger number; found by the fuzz test). No ack confirms nothing, as an ack of 0.
+  const ack = Math.min(input.ack ?? 0, 2_147_483_647);
+  const fast = isPostgres();
+  const take = async () =>
+    (fast && (await write((u) => takeOnPostgres(u, agent, ack, input.limit)))) ||
     write(async (u) => {
       // Statements issued together run in the order issued (PostgreSQL: one round trip per group, the
       // pipeline of lib/db): the SELECT sees the acknowledged messages consumed. The events go last, with
@@ -153,23 +224,29 @@ export async function readInbox(
   let result = await take();
   const waitMs = Math.min(input.wait_seconds, env().SWITCHBOARD_MAX_WAIT_S) * 1000;
   if (result.batch.length === 0 && waitMs > 0) {
-    const arrived = await waitFor({
+    const arrived = await waitFor<ReturnType<typeof shape> | true>({
       topics: [`agent:${agent.agentId}`],
-      check: async () => {
-        const row = await read(({ sql }) =>
-          sql.get<{ x: number }>(
-            `SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`,
-            agent.agentId,
-          ),
-        );
-        return row ? true : undefined;
-      },
+      // PostgreSQL: a take costs what the check would (one round trip), so each check is a take.
+      check: fast
+        ? async () => {
+            const r = await take();
+            return r.batch.length > 0 ? r : undefined;
+          }
+        : async () => {
+            const row = await read(({ sql }) =>
+              sql.get<{ x: number }>(
+                `SELECT 1 AS x FROM "Message" WHERE "recipientAgentId" = ? AND "consumedAt" IS NULL LIMIT 1`,
+                agent.agentId,
+              ),
+            );
+            return row ? true : undefined;
+          },
       timeoutMs: waitMs,
       signal: opts.signal,
       tickMs: env().SWITCHBOARD_PROGRESS_EVERY_S * 1000,
       onTick: opts.onProgress,
     });
-    if (arrived) result = await take();
+    if (arrived) result = arrived === true ? await take() : arrived;
   }
   const messages = result.batch;
   return { messages, ack: messages.at(-1)?.seq ?? input.ack ?? 0, more: result.more };
