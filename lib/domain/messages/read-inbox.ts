@@ -126,7 +126,7 @@ function shape(rows: Row[], limit: number) {
  * up to the ack). Unless the batch holds a terminate sentinel (then nothing is written and the general
  * path runs: it appends more events), it consumes up to the ack, marks the fresh messages of the batch
  * delivered (by id: exactly the ones handed out), and appends one `agent_input` event per consumed
- * message in id order (the goal's row lock is then held only while PostgreSQL commits). Returns the
+ * message in id order (not for one a runner already reported as a turn's input: `turnStartedAt`) (the goal's row lock is then held only while PostgreSQL commits). Returns the
  * pending rows (one more than `limit`) behind a row of nulls that carries the check `ok`: it fails the
  * statement (and so the unit) if the events do not match the consumed messages.
  */
@@ -142,22 +142,23 @@ const TAKE_ON_POSTGRES = `WITH p AS (
     UPDATE "Message" SET "consumedAt" = ?
     WHERE "recipientAgentId" = ?::int AND "consumedAt" IS NULL AND "deliveredAt" IS NOT NULL AND id <= ?::int
       AND (SELECT yes FROM go)
-    RETURNING id, uid),
+    RETURNING id, uid, "turnStartedAt"),
+  ce AS (SELECT id, uid FROM c WHERE "turnStartedAt" IS NULL),
   d AS (
     UPDATE "Message" SET "deliveredAt" = ?
     WHERE id IN (SELECT id FROM b WHERE "deliveredAt" IS NULL) AND "deliveredAt" IS NULL AND "consumedAt" IS NULL
       AND (SELECT yes FROM go)
     RETURNING 1),
   g AS (
-    UPDATE "Goal" SET "eventSeq" = "eventSeq" + (SELECT count(*) FROM c)::int, "lastActivityAt" = ?
-    WHERE id = ?::int AND EXISTS (SELECT 1 FROM c) RETURNING "eventSeq"),
+    UPDATE "Goal" SET "eventSeq" = "eventSeq" + (SELECT count(*) FROM ce)::int, "lastActivityAt" = ?
+    WHERE id = ?::int AND EXISTS (SELECT 1 FROM ce) RETURNING "eventSeq"),
   e AS (
     INSERT INTO "Event" ("goalId", seq, ts, name, "agentId", "dataJson")
     SELECT ?::int, g."eventSeq" - x.n + x.ord, ?::timestamp(3), 'agent_input', ?::int, '{"message_id":' || to_json(x.uid)::text || '}'
-    FROM g, (SELECT uid, row_number() OVER (ORDER BY id)::int AS ord, count(*) OVER ()::int AS n FROM c) x
+    FROM g, (SELECT uid, row_number() OVER (ORDER BY id)::int AS ord, count(*) OVER ()::int AS n FROM ce) x
     RETURNING 1)
-  SELECT p.*, k.* FROM (SELECT (SELECT count(*) FROM c)::int AS consumed,
-                                1 / ((SELECT count(*) FROM e) = (SELECT count(*) FROM c))::int AS ok) k
+  SELECT p.*, k.* FROM (SELECT (SELECT count(*) FROM ce)::int AS inputs,
+                                1 / ((SELECT count(*) FROM e) = (SELECT count(*) FROM ce))::int AS ok) k
   LEFT JOIN p ON true ORDER BY p.id NULLS FIRST`;
 
 /** One take on PostgreSQL (`TAKE_ON_POSTGRES`); undefined when the batch holds a terminate sentinel. */
@@ -168,7 +169,7 @@ async function takeOnPostgres(
   limit: number,
 ) {
   const now = new Date();
-  const rows = await u.commitWith<Row & { consumed: number; ok: number }>(
+  const rows = await u.commitWith<Row & { inputs: number; ok: number }>(
     TAKE_ON_POSTGRES,
     ...[agent.agentId, ack, limit + 1, limit], // p, b
     ...[now, agent.agentId, ack], // c
@@ -181,7 +182,7 @@ async function takeOnPostgres(
     limit,
   );
   if (taken.batch.some((m) => m.kind === "terminate")) return undefined; // nothing was written
-  if (rows[0]?.consumed) u.notify(`goal:${agent.goalId}`); // the events
+  if (rows[0]?.inputs) u.notify(`goal:${agent.goalId}`); // the events
 
   return taken;
 }
