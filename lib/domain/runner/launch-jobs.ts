@@ -9,7 +9,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { secretsForLaunch } from "@/lib/domain/secrets/launch-env";
 import { secretRedactor } from "@/lib/domain/secrets/redact";
-import { goalOwnerId, renderPrompt, resolveSkill, resolveSkills } from "@/lib/domain/skills/skills";
+import { renderPrompt, resolveSkill, resolveSkills } from "@/lib/domain/skills/skills";
 import { type CommandJob, claimCommandJob, reportCommandVerdict } from "@/lib/domain/tasks/command-jobs";
 import { recordUsage } from "@/lib/domain/usage/record-usage";
 import { env } from "@/lib/env";
@@ -361,11 +361,12 @@ async function costLimitReached(
     leaderId: number | null;
     skill: string | null;
     launchSeq: number;
+    goal: { ownerId: number };
   },
 ): Promise<boolean> {
   if (!a.skill) return false;
   // The agent's template as its goal owner resolves it (issue 16 §2).
-  const skill = await resolveSkill(u, await goalOwnerId(u, a.goalId), a.skill);
+  const skill = await resolveSkill(u, a.goal.ownerId, a.skill);
   const max = skill?.max_cost_cents;
   if (!max) return false;
   const sum = await u.db.usage.aggregate({ where: { agentId: a.id }, _sum: { cents: true, micros: true } });

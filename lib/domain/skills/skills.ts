@@ -295,7 +295,25 @@ function builtinReadOnly(name: string): DomainError {
   });
 }
 
-function fieldsOf(data: z.output<typeof skillInput>) {
+/** A skill's fields as the catalogue names them: a validated input, or a skill being copied (a view). */
+type SkillFields = Pick<SkillView, "description" | "system_prompt" | "tools"> &
+  Partial<
+    Pick<
+      SkillView,
+      | "model"
+      | "runtime"
+      | "command"
+      | "env"
+      | "permission_mode"
+      | "allowed_tools"
+      | "max_turns"
+      | "max_minutes"
+      | "max_cost_cents"
+    >
+  >;
+
+/** The columns of a skill's fields (an absent optional field leaves its column as it is). */
+function fieldsOf(data: SkillFields) {
   return {
     description: data.description,
     systemPrompt: data.system_prompt,
@@ -364,20 +382,7 @@ export async function saveSkill(
 export async function copySkill(ownerId: number, name: string, newName?: string | null): Promise<SkillView> {
   const target = skillName.parse(newName?.trim() || name);
   const source = await getSkill(ownerId, name);
-  return insertOwned(ownerId, target, {
-    description: source.description,
-    systemPrompt: source.system_prompt,
-    toolsJson: JSON.stringify(source.tools),
-    model: source.model,
-    runtime: source.runtime,
-    commandJson: source.command ? JSON.stringify(source.command) : null,
-    envJson: source.env ? JSON.stringify(source.env) : null,
-    permissionMode: source.permission_mode,
-    allowedToolsJson: source.allowed_tools ? JSON.stringify(source.allowed_tools) : null,
-    maxTurns: source.max_turns,
-    maxMinutes: source.max_minutes,
-    maxCostCents: source.max_cost_cents,
-  });
+  return insertOwned(ownerId, target, fieldsOf(source));
 }
 
 /**
