@@ -487,18 +487,16 @@ async function pgWriteUnit<T>(
     guard();
     cork();
     const stmts = [...(first ? [first] : []), ...(unit.last ?? [])];
-    if (!begin && stmts.length <= 1) {
-      // Nothing sent before, one statement: it is a transaction of its own (PostgreSQL commits it at its
-      // Sync, before the ReadyForQuery on which `pg` resolves it), so neither BEGIN nor COMMIT is needed.
-      bare = true;
-      const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
-      closed = true;
+    // Nothing sent before, one statement: it is a transaction of its own (PostgreSQL commits it at its
+    // Sync, before the ReadyForQuery on which `pg` resolves it), so neither BEGIN nor COMMIT is needed.
+    bare = !begin && stmts.length <= 1;
+    const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
+    closed = true;
+    if (bare) {
       const [rows] = await Promise.all(sent);
       unit.committed = true;
       return first ? (rows ?? []) : [];
     }
-    const sent = stmts.map(([sql, params]) => unit.sql.all(sql, ...params));
-    closed = true;
     const settled = await Promise.allSettled([...sent, conn.query("COMMIT")]);
     const failed = settled.find((r) => r.status === "rejected");
     if (failed) throw (failed as PromiseRejectedResult).reason;
