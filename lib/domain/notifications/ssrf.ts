@@ -49,6 +49,9 @@ export function isPrivateAddress(ip: string): boolean {
   return true;
 }
 
+/** A host as the resolver takes it: an IPv6 literal without its URL brackets. */
+const unbracket = (host: string) => host.replace(/^\[|\]$/g, "");
+
 const allowPrivate = () => env().SWITCHBOARD_NOTIFY_ALLOW_PRIVATE === "1";
 
 /** Check a URL's form when it is saved (http/https, no credentials); its addresses are checked per call. */
@@ -62,7 +65,7 @@ export function checkUrl(raw: string, field = "url"): URL {
   if (u.protocol !== "https:" && u.protocol !== "http:")
     throw invalidInput(`${field} must be http(s)`, { field });
   if (u.username || u.password) throw invalidInput(`${field} must not carry credentials`, { field });
-  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const host = unbracket(u.hostname);
   if (!allowPrivate() && isLocalName(host)) {
     throw invalidInput(
       `${field} points to a private or loopback address (set SWITCHBOARD_NOTIFY_ALLOW_PRIVATE=1 to allow)`,
@@ -106,7 +109,7 @@ export function guardedPost(
   } catch (e) {
     return Promise.reject(e);
   }
-  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const host = unbracket(u.hostname);
   if (net.isIP(host) && isPrivateAddress(host) && !allowPrivate()) {
     return Promise.reject(new Error(`refused: ${host} is a private address`));
   }
@@ -157,7 +160,7 @@ function smtpHostAllowed(host: string): boolean {
 
 /** Check an SMTP host when it is saved: a literal private address or `localhost` needs the operator's list. */
 export function checkSmtpHost(host: string, field = "host"): string {
-  const h = host.replace(/^\[|\]$/g, "");
+  const h = unbracket(host);
   if (!smtpHostAllowed(h) && isLocalName(h)) {
     throw invalidInput(
       `${field} points to a private or loopback address (the operator can allow it in SWITCHBOARD_SMTP_HOSTS)`,
@@ -173,7 +176,7 @@ export function checkSmtpHost(host: string, field = "host"): string {
  * name cannot resolve elsewhere in between).
  */
 export async function smtpAddress(host: string): Promise<string> {
-  const h = host.replace(/^\[|\]$/g, "");
+  const h = unbracket(host);
   if (smtpHostAllowed(h)) return h;
   const list = await dns.promises.lookup(h, { all: true });
   const bad = list.find((a) => isPrivateAddress(a.address));
