@@ -1,3 +1,5 @@
+import { logger } from "@/lib/log";
+
 /**
  * A Server-Sent Events response. `next` waits for what happened next (it gets the stream's abort signal)
  * and returns the SSE frames to send, or undefined when nothing did (a keep-alive comment goes out).
@@ -20,8 +22,11 @@ export function sseResponse(
           if (!frames) send(": keep-alive\n\n");
           else for (const f of frames) send(f);
         }
-      } catch {
-        // client went away mid-write
+      } catch (err) {
+        // The client went away mid-write, or a check failed: then the browser reconnects (`retry:`), and the
+        // failure is logged rather than passed off as a departure.
+        if (!abort.signal.aborted)
+          logger.warn({ err }, "event stream ended by an error; the client reconnects");
       } finally {
         try {
           controller.close();

@@ -32,7 +32,7 @@ function openStream(token: string) {
   const events: Stamp[] = [];
   let cursor = 0;
   let wake = () => {};
-  const done = (async () => {
+  const readOnce = async () => {
     const r = await h.fetch("/api/inbox/stream", {
       headers: { authorization: `Bearer ${token}` },
       signal: abort.signal,
@@ -55,17 +55,31 @@ function openStream(token: string) {
           }
         }
       }
-    } catch (e) {
-      if (!abort.signal.aborted) throw e;
     } finally {
       await reader.cancel().catch(() => {});
+    }
+  };
+  // Like a browser's EventSource: a stream the server ended (a failed check ends it) is opened again after a
+  // moment, and its first event is the state then.
+  const done = (async () => {
+    while (!abort.signal.aborted) {
+      await readOnce().catch((e) => {
+        if (!abort.signal.aborted) throw e;
+      });
+      if (!abort.signal.aborted) await new Promise((r) => setTimeout(r, 500));
     }
   })();
   const stream = {
     events,
     /** Resolves with the first event after the last one returned (now or later) that satisfies `ok`. */
     async until(ok: (s: Stamp) => boolean): Promise<Stamp> {
+      const deadline = Date.now() + 60_000;
       for (;;) {
+        if (Date.now() > deadline) {
+          throw new Error(
+            `no matching inbox event within 60 s; seen: ${JSON.stringify(events.slice(cursor))}`,
+          );
+        }
         const i = events.findIndex((s, j) => j >= cursor && ok(s));
         const hit = events[i];
         if (hit) {
@@ -74,6 +88,7 @@ function openStream(token: string) {
         }
         await new Promise<void>((r) => {
           wake = r;
+          setTimeout(r, 1000).unref(); // to look at the deadline
         });
       }
     },
