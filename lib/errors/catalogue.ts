@@ -553,6 +553,12 @@ export const CATALOGUE = {
     "The skill is a built-in, shared by every owner: it cannot be edited or deleted (details.skill).",
     "Copy it to edit (POST /api/skills/{name}/copy, or Copy to edit on the Skills page): your copy of the same name replaces the built-in for your agents.",
   ),
+  proposer_ended: entry(
+    409,
+    ["rest", "form"],
+    "The agent that made the proposal has ended or is terminating, so the agent it proposed would report to nobody (details.proposer_id).",
+    "Reject the proposal; its leader can propose the agent again.",
+  ),
 } as const satisfies Record<string, CatalogueEntry>;
 
 /** A code of the catalogue; `DomainError` takes nothing else. */

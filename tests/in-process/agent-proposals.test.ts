@@ -336,3 +336,44 @@ test("two approvals of the same name at once (two goals of one owner): exactly o
   const agents = await db.read(({ db: d }) => d.agent.count({ where: { name } }));
   assert.equal(agents, 1);
 });
+
+test("a proposer being terminated: its pending proposal closes; one it makes after its sentinel cannot be approved (proposer_ended), only rejected", async () => {
+  const g = await goalWithTask();
+  const coordinator = g.agents[0];
+  assert.ok(coordinator);
+  const { postSentinels } = await import("@/lib/domain/teams/terminate-child");
+  const first = sc<{ approval_message_id: number }>(
+    await coordinator.client.callTool({
+      name: "propose_agent",
+      arguments: proposal(g.goal.goal_id, g.taskId),
+    }),
+  );
+  await db.write((u) => postSentinels(u, Number(coordinator.id), "owner_stop", null));
+  const closed = await db.read(({ db: d }) =>
+    d.proposal.findUniqueOrThrow({ where: { messageId: first.approval_message_id } }),
+  );
+  assert.equal(closed.status, "rejected");
+  assert.match(closed.reason ?? "", /was terminated \(owner_stop\)/);
+  const late = await rest(g.token, "POST", `/api/approvals/${first.approval_message_id}/approve`, {});
+  assert.deepEqual([late.status, late.code], [409, "ErrProposalNotPending"]);
+
+  // Still able to call tools until it reads its sentinel: a proposal made now cannot be approved.
+  const before = await counts();
+  const second = sc<{ approval_message_id: number }>(
+    await coordinator.client.callTool({
+      name: "propose_agent",
+      arguments: proposal(g.goal.goal_id, g.taskId),
+    }),
+  );
+  const refused = await rest(g.token, "POST", `/api/approvals/${second.approval_message_id}/approve`, {});
+  assert.deepEqual([refused.status, refused.code], [409, "proposer_ended"], JSON.stringify(refused.json));
+  assert.equal((await counts()).agents, before.agents, "no agent created");
+  const p = await db.read(({ db: d }) =>
+    d.proposal.findUniqueOrThrow({ where: { messageId: second.approval_message_id } }),
+  );
+  assert.equal(p.status, "pending");
+  const rejected = await rest(g.token, "POST", `/api/approvals/${second.approval_message_id}/reject`, {
+    reason: "Its proposer is gone.",
+  });
+  assert.equal(rejected.status, 200, JSON.stringify(rejected.json));
+});

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
+import { DB_Q } from "../helpers/questions";
 
 let h: InProcess;
 let db: typeof import("@/lib/db");
@@ -292,4 +293,54 @@ test("lifting elsewhere closes the owner's pending quarantine card", async () =>
     d.event.count({ where: { goalId: g.goal.goal_id, name: "agent_unquarantined", agentId } }),
   );
   assert.equal(lifted, 1, "closing the card lifts nothing twice");
+});
+
+test("ended another way (its leader's terminate_child): the owner's quarantine card and the agent's own questions close", async () => {
+  const g = await goalWithAgents(h, 1);
+  const [coordinator, agent] = g.agents;
+  assert.ok(coordinator && agent);
+  const agentId = Number(agent.id);
+  // The agent asks its leader something and waits; then it is quarantined.
+  const asking = agent.client.callTool({
+    name: "ask_user",
+    arguments: { questions: [DB_Q] },
+  });
+  for (let i = 0; i < 100; i++) {
+    const n = await db.read(({ db: d }) =>
+      d.question.count({ where: { askerId: agentId, status: "pending" } }),
+    );
+    if (n > 0) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await verdict(g.goal.goal_id, agentId, -1, 80);
+  await verdict(g.goal.goal_id, agentId, -1, 81);
+  const pending = () =>
+    db.read(({ db: d }) => d.question.findMany({ where: { askerId: agentId }, orderBy: { id: "asc" } }));
+  assert.deepEqual(
+    (await pending()).map((q) => [q.origin, q.status]),
+    [
+      ["agent", "pending"],
+      ["quarantine", "pending"],
+    ],
+  );
+  const t = await coordinator.client.callTool({
+    name: "terminate_child",
+    arguments: { agent_id: agent.id, force: true },
+  });
+  assert.equal(errorCode(t), undefined, JSON.stringify(t));
+  const after = await pending();
+  assert.deepEqual(
+    after.map((q) => [q.origin, q.status, q.answeredBy]),
+    [
+      ["agent", "declined", "system"],
+      ["quarantine", "declined", "system"],
+    ],
+  );
+  assert.match(after[1]?.declineReason ?? "", /was terminated/);
+  // The blocked ask_user returns; the owner's /questions no longer lists the card.
+  assert.equal(errorCode(await asking), "user_declined");
+  const cards = (await rest(g.token, "GET", "/api/questions?status=pending")).json.questions as {
+    asker: { agent_id: string };
+  }[];
+  assert.equal(cards.filter((q) => q.asker.agent_id === String(agentId)).length, 0);
 });

@@ -63,7 +63,7 @@ export async function cancelGoal(
       orderBy: [{ spawnDepth: "asc" }, { id: "asc" }],
     });
     const terminated: number[] = [];
-    for (const a of agents) terminated.push(...(await postSentinels(u, a.id, "goal_cancelled", null)));
+    for (const a of agents) terminated.push(...(await postSentinels(u, a.id, "goal_cancelled", null, false)));
 
     // Pending proposals: rejected with the reason, the proposer told.
     const proposals = await u.db.proposal.findMany({

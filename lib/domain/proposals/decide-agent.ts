@@ -1,9 +1,11 @@
 import type { Unit } from "@/lib/db";
+import { isTerminated } from "@/lib/domain/agents/terminated";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { domainOf, reputationKey, reputationScore, SEED_SHARE } from "@/lib/domain/reputation/reputation";
 import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
+import { DomainError } from "@/lib/errors";
 import { AGENT_KEY_PREFIX, newSecret } from "@/lib/ids";
 import { type AgentPayload, agentConfigHash, checkAgentGrant } from "./agent-proposal";
 
@@ -36,6 +38,9 @@ export async function approveAgentProposal(u: Unit, goal: Goal, proposal: Propos
       toolScopeJson: true,
       autonomyTier: true,
       configHash: true,
+      status: true,
+      terminateConsumed: true,
+      terminatePostedAt: true,
     },
   });
   const task = await u.db.goalTask.findUnique({
@@ -43,6 +48,14 @@ export async function approveAgentProposal(u: Unit, goal: Goal, proposal: Propos
     select: { id: true, budgetCents: true, budgetTokens: true, billingCode: true },
   });
   if (!proposer || !task) throw new Error(`agent proposal ${proposal.id}: proposer or task gone`);
+  if (isTerminated(proposer) || proposer.terminatePostedAt !== null) {
+    // Its pending proposals were closed when its sentinel was posted; one it made after that lands here.
+    throw new DomainError(
+      "proposer_ended",
+      `${proposer.name} (#${proposer.id}) has ended or is terminating: its proposed agent would report to nobody. Reject the proposal.`,
+      { details: { proposer_id: proposer.id, proposal_message_id: messageId } },
+    );
+  }
   // Names are unique among the owner's active agents: approvals of one owner queue on the owner's row
   // (PostgreSQL; SQLite has one writer), so two approvals of the same name cannot both pass the check.
   await u.sql.run(`UPDATE "User" SET email = email WHERE id = ?`, goal.ownerId);

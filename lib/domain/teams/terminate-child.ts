@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
+import { closeWhatItAsked } from "@/lib/domain/agents/close-asked";
 import { isTerminated, notTerminatedWhere } from "@/lib/domain/agents/terminated";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
@@ -23,12 +24,15 @@ export const TERMINATE_TEXT =
 /**
  * Post terminate sentinels depth-first: first to every member of the teams `agentId` leads (their
  * own teams first), then to the agent itself. Agents that already have one, or have ended, are skipped.
+ * Each agent's pending questions and proposals are closed (`closeWhatItAsked`) unless `closeAsked` is
+ * false (a goal's cancel closes everything of the goal itself, with its own reason and counts).
  */
 export async function postSentinels(
   u: Unit,
   agentId: number,
   reason: string,
   cascadeFrom: number | null,
+  closeAsked = true,
 ): Promise<number[]> {
   const posted: number[] = [];
   const children = await u.db.agent.findMany({
@@ -36,7 +40,8 @@ export async function postSentinels(
     select: { id: true },
     orderBy: { id: "asc" },
   });
-  for (const c of children) posted.push(...(await postSentinels(u, c.id, "cascade", cascadeFrom ?? agentId)));
+  for (const c of children)
+    posted.push(...(await postSentinels(u, c.id, "cascade", cascadeFrom ?? agentId, closeAsked)));
   // Claim first (a conditional update): concurrent terminations of one agent post one sentinel.
   const claimed = await u.db.agent.updateMany({
     where: { id: agentId, terminatePostedAt: null, ...notTerminatedWhere },
@@ -63,6 +68,10 @@ export async function postSentinels(
       cascade_from: cascadeFrom === null ? null : String(cascadeFrom),
     },
   });
+  // What it still waits on is moot.
+  if (closeAsked) {
+    await closeWhatItAsked(u, a, `${a.name} (#${a.id}) was terminated (${reason}).`);
+  }
   posted.push(a.id);
   return posted;
 }
