@@ -9,11 +9,10 @@ import { PEER_HEADER, setupToken } from "@/lib/auth/setup-token";
 import { drain } from "@/lib/bus";
 import { disconnect } from "@/lib/db";
 import { ownerCount } from "@/lib/domain/owners/create-owner";
-import { checkSecretKey } from "@/lib/domain/secrets/key-check";
+import { checkSecretKeyAtStart } from "@/lib/domain/secrets/key-check";
 import { seedBuiltinSkills } from "@/lib/domain/skills/skills";
 import { priceTable } from "@/lib/domain/usage/prices";
 import { dataDir, env } from "@/lib/env";
-import { DomainError } from "@/lib/errors";
 import { startNotifications } from "@/lib/jobs/notifications";
 import { startWatchdog } from "@/lib/jobs/watchdog";
 import { handleMcpRequest } from "@/lib/mcp/http";
@@ -95,19 +94,7 @@ const app = next({ dev: false, dir: process.cwd(), hostname, port });
 await app.prepare();
 // issue 14: the secret key, checked before the first request (migrations ran in app.prepare()): mode 0600,
 // the server's own file, 32 bytes, and it must open the stored values; otherwise no start (docs/secrets.md).
-try {
-  const k = await checkSecretKey();
-  if (k.created)
-    process.stderr.write(`switchboard: created the secret key ${k.file} (mode 0600): back it up\n`);
-  if (k.undecryptable.length > 0)
-    process.stderr.write(
-      `switchboard: warning: ${k.undecryptable.length} of ${k.probed} stored secrets do not decrypt with this key (altered or moved rows; they fail at launch until replaced): ${k.undecryptable.map((s) => `#${s.secret_id} ${s.name}`).join(", ")}\n`,
-    );
-} catch (e) {
-  if (!(e instanceof DomainError)) throw e;
-  process.stderr.write(`switchboard: cannot start: ${e.code}: ${e.message}\n`);
-  process.exit(1);
-}
+await checkSecretKeyAtStart();
 // Background jobs: built-in skills seeded, the watchdog loop (one active per deployment, by lease).
 await seedBuiltinSkills();
 startWatchdog();

@@ -77,3 +77,24 @@ export async function checkSecretKey(): Promise<KeyCheck> {
   }
   return { source: fromEnv ? "env" : "file", file, created, probed: rows.length, undecryptable };
 }
+
+/**
+ * The start check as a server runs it (`npm start`: server/main.ts; `next dev`: instrumentation.ts): the
+ * created key and rows that do not decrypt are reported on stderr; a refused key stops the process with its
+ * code and the fix.
+ */
+export async function checkSecretKeyAtStart(): Promise<void> {
+  try {
+    const k = await checkSecretKey();
+    if (k.created)
+      process.stderr.write(`switchboard: created the secret key ${k.file} (mode 0600): back it up\n`);
+    if (k.undecryptable.length > 0)
+      process.stderr.write(
+        `switchboard: warning: ${k.undecryptable.length} of ${k.probed} stored secrets do not decrypt with this key (altered or moved rows; they fail at launch until replaced): ${k.undecryptable.map((s) => `#${s.secret_id} ${s.name}`).join(", ")}\n`,
+      );
+  } catch (e) {
+    if (!(e instanceof DomainError)) throw e;
+    process.stderr.write(`switchboard: cannot start: ${e.code}: ${e.message}\n`);
+    process.exit(1);
+  }
+}
