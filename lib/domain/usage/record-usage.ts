@@ -220,34 +220,8 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
       r.idempotencyKey,
     );
     if (!inserted) return duplicateOf(u, r.agentId, r.idempotencyKey, agent.goalStatus);
-    // The counter update takes the goal's row lock (PostgreSQL) until commit, so the alert and pause
-    // decisions below see every earlier report and no later one: exactly one alert, exactly one pause.
-    const goal = (await u.sql.get<GoalRow>(
-      `UPDATE "Goal" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
-         "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
-       WHERE id = ? RETURNING "spentCents", "spentMicros", "spentTokens", "budgetCents", "budgetTokens", "budgetAlertedAt", status`,
-      cents,
-      micros,
-      micros,
-      tokenSum,
-      goalId,
-    )) as GoalRow;
-    if (task) {
-      // The task and every ancestor, in one statement (a recursive walk up parentId).
-      await u.sql.run(
-        `WITH RECURSIVE anc(id) AS (
-           SELECT ${I} UNION ALL SELECT t."parentId" FROM "GoalTask" t JOIN anc ON t.id = anc.id WHERE t."parentId" IS NOT NULL)
-         UPDATE "GoalTask" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
-           "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
-         WHERE id IN (SELECT id FROM anc)`,
-        task.id,
-        cents,
-        micros,
-        micros,
-        tokenSum,
-      );
-    }
-    // The hourly bucket and the daily one: the same upsert on two tables.
+    // The hourly bucket and the daily one: the same upsert on two tables (rows of this agent, task, code and
+    // model: other reports of the goal rarely wait on them).
     for (const [table, col, at0] of [
       ["UsageBucket", "hour", hourOf(at)],
       ["UsageDay", "day", dayOf(at)],
@@ -281,31 +255,36 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
         micros,
       );
     }
-    // The goal's hour (every agent, task, code and model): the time series of the cost views reads these.
-    await u.sql.run(
-      `INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType", reports,
-         "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
-       VALUES (?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
-       ON CONFLICT ("goalId", hour, "billingType") DO UPDATE SET
-         reports = "UsageGoalHour".reports + 1,
-         "inputTokens" = "UsageGoalHour"."inputTokens" + excluded."inputTokens",
-         "outputTokens" = "UsageGoalHour"."outputTokens" + excluded."outputTokens",
-         "cacheReadTokens" = "UsageGoalHour"."cacheReadTokens" + excluded."cacheReadTokens",
-         "cacheWriteTokens" = "UsageGoalHour"."cacheWriteTokens" + excluded."cacheWriteTokens",
-         tokens = "UsageGoalHour".tokens + excluded.tokens,
-         cents = "UsageGoalHour".cents + excluded.cents + ("UsageGoalHour".micros + excluded.micros) / ${MICROS_PER_CENT},
-         micros = ("UsageGoalHour".micros + excluded.micros) % ${MICROS_PER_CENT}`,
-      goalId,
-      hourOf(at),
-      billingType,
-      t.input,
-      t.output,
-      t.cacheRead,
-      t.cacheWrite,
-      tokenSum,
+    // The counter update takes the goal's row lock (PostgreSQL) until commit, so the alert and pause
+    // decisions below see every earlier report and no later one: exactly one alert, exactly one pause.
+    // Every report of the goal queues on that row (and on the goal's hour below), so they come last: the
+    // lock is held for the counters, the tasks and the goal's hour sent with the COMMIT (3 round trips on
+    // PostgreSQL, was 6). Goal before tasks, like every gated tool (docs/budgets.md), so no deadlock.
+    const goal = (await u.sql.get<GoalRow>(
+      `UPDATE "Goal" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
+         "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
+       WHERE id = ? RETURNING "spentCents", "spentMicros", "spentTokens", "budgetCents", "budgetTokens", "budgetAlertedAt", status`,
       cents,
       micros,
-    );
+      micros,
+      tokenSum,
+      goalId,
+    )) as GoalRow;
+    if (task) {
+      // The task and every ancestor, in one statement (a recursive walk up parentId).
+      await u.sql.run(
+        `WITH RECURSIVE anc(id) AS (
+           SELECT ${I} UNION ALL SELECT t."parentId" FROM "GoalTask" t JOIN anc ON t.id = anc.id WHERE t."parentId" IS NOT NULL)
+         UPDATE "GoalTask" SET "spentCents" = "spentCents" + ${I} + ("spentMicros" + ${I}) / ${MICROS_PER_CENT},
+           "spentMicros" = ("spentMicros" + ${I}) % ${MICROS_PER_CENT}, "spentTokens" = "spentTokens" + ${I}
+         WHERE id IN (SELECT id FROM anc)`,
+        task.id,
+        cents,
+        micros,
+        micros,
+        tokenSum,
+      );
+    }
     const spent = {
       micros: toInt(goal.spentCents) * MICROS_PER_CENT + toInt(goal.spentMicros),
       tokens: toInt(goal.spentTokens),
@@ -324,6 +303,33 @@ export async function recordUsage(r: UsageReport): Promise<UsageResult> {
       budget,
     });
     u.notify(`goal:${goalId}`);
+    // The goal's hour (every agent, task, code and model): the time series of the cost views reads these.
+    // The unit's last statement, sent with its COMMIT.
+    await u.commitWith(
+      `INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType", reports,
+         "inputTokens", "outputTokens", "cacheReadTokens", "cacheWriteTokens", tokens, cents, micros)
+       VALUES (?, ?, ?, 1, ${I}, ${I}, ${I}, ${I}, ${I}, ${I}, ${I})
+       ON CONFLICT ("goalId", hour, "billingType") DO UPDATE SET
+         reports = "UsageGoalHour".reports + 1,
+         "inputTokens" = "UsageGoalHour"."inputTokens" + excluded."inputTokens",
+         "outputTokens" = "UsageGoalHour"."outputTokens" + excluded."outputTokens",
+         "cacheReadTokens" = "UsageGoalHour"."cacheReadTokens" + excluded."cacheReadTokens",
+         "cacheWriteTokens" = "UsageGoalHour"."cacheWriteTokens" + excluded."cacheWriteTokens",
+         tokens = "UsageGoalHour".tokens + excluded.tokens,
+         cents = "UsageGoalHour".cents + excluded.cents + ("UsageGoalHour".micros + excluded.micros) / ${MICROS_PER_CENT},
+         micros = ("UsageGoalHour".micros + excluded.micros) % ${MICROS_PER_CENT}
+       RETURNING reports`,
+      goalId,
+      hourOf(at),
+      billingType,
+      t.input,
+      t.output,
+      t.cacheRead,
+      t.cacheWrite,
+      tokenSum,
+      cents,
+      micros,
+    );
     return {
       usage_id: toInt(inserted.id),
       duplicate: false,
