@@ -315,7 +315,7 @@ test("ended another way (its leader's terminate_child): the owner's quarantine c
   await verdict(g.goal.goal_id, agentId, -1, 80);
   await verdict(g.goal.goal_id, agentId, -1, 81);
   const pending = () =>
-    db.read(({ db: d }) => d.question.findMany({ where: { askerId: agentId }, orderBy: { id: "asc" } }));
+    db.read(({ db: d }) => d.question.findMany({ where: { askerId: agentId }, orderBy: { origin: "asc" } }));
   assert.deepEqual(
     (await pending()).map((q) => [q.origin, q.status]),
     [

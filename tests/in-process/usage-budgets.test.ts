@@ -382,6 +382,13 @@ test("80 % posts exactly one alert (channel, event, owner question); 100 % pause
   assert.equal(posts.filter((p) => p.content.startsWith("Budget exhausted")).length, 1);
   const qs = await db.read((u) => u.db.question.findMany({ where: { goalId: g.goal.goal_id } }));
   assert.deepEqual(qs.map((q) => q.origin).sort(), ["budget_alert", "budget_paused"]);
+  // The cards are the goal's, not the reporter's: ending the agent that crossed the line keeps them.
+  const { postSentinels } = await import("@/lib/domain/teams/terminate-child");
+  await db.write((u) => postSentinels(u, Number(a.id), "owner_stop", null));
+  const still = await db.read((u) =>
+    u.db.question.findMany({ where: { goalId: g.goal.goal_id, status: "pending" } }),
+  );
+  assert.deepEqual(still.map((q) => q.origin).sort(), ["budget_alert", "budget_paused"]);
   const snap = await rest(server, "GET", `/api/goals/${g.goal.goal_id}`, g.token);
   const sg = snap.json.goal as Json;
   assert.equal(sg.status, "paused");

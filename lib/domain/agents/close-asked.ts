@@ -1,13 +1,28 @@
 import type { Unit } from "@/lib/db";
+import { AUTONOMY_ORIGIN } from "@/lib/domain/agents/autonomy";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { resolveQuestion } from "@/lib/domain/questions/resolve";
 import type { QuestionRow } from "@/lib/domain/questions/store";
 
 /**
+ * The questions about an agent that its end makes moot: its own `ask_user`, its autonomy-gate requests, and
+ * the owner's cards about it (quarantine, the watchdog's review and termination escalations). Not the
+ * goal's cards that merely name it as their asker (budget alert and pause, the idle card of the goal, the
+ * root review): those stay for the owner. A function, not a constant: this module sits in an import cycle
+ * with autonomy.ts (through the terminate path), so its exports are read at call time.
+ */
+const mootOrigins = () => [
+  "agent",
+  AUTONOMY_ORIGIN,
+  "quarantine",
+  "review_escalation",
+  "termination_escalation",
+];
+
+/**
  * An agent is being terminated: what it is still waiting on is moot, so nobody should be asked to decide
- * it. Inside the terminating unit: its pending questions (its own `ask_user`, its autonomy-gate approval
- * requests, the owner's cards about it such as a quarantine card) are declined with `reason`, wherever
- * they are held; its pending proposals (agent or task tree) are rejected with `reason`, an event each.
+ * it. Inside the terminating unit: its pending questions of `mootOrigins()` are declined with `reason`,
+ * wherever they are held; its pending proposals (agent or task tree) are rejected with `reason`, an event each.
  * The asker's inbox is closed, so the usual answer messages are harmless and unread.
  * Returns how many of each it closed.
  */
@@ -17,7 +32,7 @@ export async function closeWhatItAsked(
   reason: string,
 ): Promise<{ questions: number; proposals: number }> {
   const questions = await u.db.question.findMany({
-    where: { askerId: agent.id, status: "pending" },
+    where: { askerId: agent.id, status: "pending", origin: { in: mootOrigins() } },
     orderBy: { id: "asc" },
   });
   for (const q of questions) {
