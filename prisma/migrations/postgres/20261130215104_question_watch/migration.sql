@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Question" ADD COLUMN     "watchStage" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "watchStageAt" TIMESTAMP(3);
