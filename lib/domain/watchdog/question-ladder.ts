@@ -56,7 +56,10 @@ type Row = {
   holderTerminatePostedAt: SqlDate | null;
 };
 
-/** Every pending question held by an agent, in goals still under way. */
+/**
+ * Every pending question held by an agent, in goals still under way, with its holder's state. Hand-written
+ * SQL: part of the watchdog scan, a read across tables (docs/database.md); the steps use Prisma.
+ */
 export async function heldQuestions(u: ReadUnit): Promise<HeldQuestion[]> {
   const rows = await u.sql.all<Row>(
     `SELECT q.id, q."goalId", q."askerId", k.name AS "askerName", q."holderId", q.origin, q."activityAt",

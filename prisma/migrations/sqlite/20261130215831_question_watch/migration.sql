@@ -33,5 +33,6 @@ ALTER TABLE "new_Question" RENAME TO "Question";
 CREATE INDEX "Question_goalId_status_idx" ON "Question"("goalId", "status");
 CREATE INDEX "Question_askerId_fingerprint_idx" ON "Question"("askerId", "fingerprint");
 CREATE INDEX "Question_ownerId_status_activityAt_idx" ON "Question"("ownerId", "status", "activityAt");
+CREATE INDEX "Question_status_holderId_idx" ON "Question"("status", "holderId");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
