@@ -156,7 +156,7 @@ test("an ask_user question nobody answers: ping #1, ping #2, one hop up, again a
       [c.id, "__user__"],
     ],
   );
-  assert.match(view.hops[0]?.reason ?? "", /no answer from agent/);
+  assert.match(view.hops[0]?.reason ?? "", /neither answered nor passed on after two reminders/);
   const ans = await rest(h, "POST", `/api/questions/${qid}/answer`, token, {
     answers: [{ selected_labels: ["SQLite"], text: null }],
   });

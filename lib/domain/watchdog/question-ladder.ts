@@ -103,8 +103,7 @@ async function escalate(u: Unit, q: HeldQuestion, reason: string, now: Date): Pr
 /** The step of question `q`'s ladder due at `now`, if any. */
 export function questionStep(q: HeldQuestion, now: Date, t: WatchdogTimings): Step | undefined {
   if (q.holderGone) {
-    return (u) =>
-      escalate(u, q, `agent ${q.holderId} has terminated (or is being terminated) and cannot answer`, now);
+    return (u) => escalate(u, q, "the holder has terminated (or is being terminated) and cannot answer", now);
   }
   const activity = q.activityAt.getTime();
   const stageAt = q.watchStageAt?.getTime() ?? 0;
@@ -113,12 +112,13 @@ export function questionStep(q: HeldQuestion, now: Date, t: WatchdogTimings): St
   const p = t.questionPingS;
   const next = due(stage, activity, stageAt, now, p, p);
   if (!next) return undefined;
+  const waited = Math.round((now.getTime() - activity) / 1000);
   if (next === 3) {
     return (u) =>
       escalate(
         u,
         q,
-        `no answer from agent ${q.holderId} after two reminders (${3 * p} s without activity)`,
+        `neither answered nor passed on after two reminders (${waited} s without activity)`,
         now,
       );
   }
@@ -132,7 +132,6 @@ export function questionStep(q: HeldQuestion, now: Date, t: WatchdogTimings): St
     const names = await agentNames(u, up === null ? [] : [up]);
     const target = up === null ? "the owner" : `${names.get(up) ?? "agent"} (agent ${up}), above you`;
     const what = q.origin === AUTONOMY_ORIGIN ? "Approval request" : "Question";
-    const waited = Math.round((now.getTime() - activity) / 1000);
     const asker = `${q.askerName ?? "agent"} (agent ${q.askerId})`;
     const tail =
       next === 1
