@@ -60,6 +60,11 @@ const schema = z.object({
   SWITCHBOARD_IDLE_NUDGE_S: z.coerce.number().positive().default(120),
   /** An agent that has not read its terminate sentinel this long after it was posted is ended. */
   SWITCHBOARD_TERMINATE_GRACE_S: z.coerce.number().positive().default(60),
+  /**
+   * A question held by an agent without activity this long: ping #1 to the holder; as long again, ping #2; again,
+   * it is passed one hop up (its leader, or the owner). Longer than a review's: a leader may be mid-turn.
+   */
+  SWITCHBOARD_QUESTION_PING_S: z.coerce.number().positive().default(300),
   /** Agent.lastToolCallAt is rewritten only when older than this (keeps /mcp to one cheap read per call). */
   SWITCHBOARD_TOOL_CALL_TOUCH_S: z.coerce.number().min(0).default(5),
   /** Test aid: extra milliseconds spawn_agent / create_team hold their per-agent lock (0 in production). */

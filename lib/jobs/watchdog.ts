@@ -8,6 +8,7 @@ import {
   terminateGraceStep,
   terminationRequestStep,
 } from "@/lib/domain/watchdog/ladders";
+import { heldQuestions, questionStep } from "@/lib/domain/watchdog/question-ladder";
 import { type WatchdogTimings, watchdogTimings } from "@/lib/domain/watchdog/timings";
 import { env } from "@/lib/env";
 import { uuid } from "@/lib/ids";
@@ -21,7 +22,7 @@ import { logger } from "@/lib/log";
  */
 const g = globalThis as unknown as { __switchboardWatchdog?: { stop(): void; instance: string } };
 
-/** One pass over every watched agent at time `now`. Returns the number of steps taken. */
+/** One pass over every watched agent, then every question held by an agent, at time `now`. Returns the number of steps taken. */
 export async function watchdogPass(now = new Date(), timings: WatchdogTimings = watchdogTimings()) {
   const agents = await read(watchdogCandidates, "watchdog");
   let actions = 0;
@@ -40,6 +41,16 @@ export async function watchdogPass(now = new Date(), timings: WatchdogTimings = 
       } catch (e) {
         logger.error({ err: e, agent: a.id }, "watchdog step failed");
       }
+    }
+  }
+  // Questions held by an agent that nobody answers climb on their own (question-ladder.ts).
+  for (const q of await read(heldQuestions, "watchdog")) {
+    const step = questionStep(q, now, timings);
+    if (!step) continue;
+    try {
+      if (await write(step, "watchdog")) actions++;
+    } catch (e) {
+      logger.error({ err: e, qid: q.id }, "watchdog question step failed");
     }
   }
   return actions;

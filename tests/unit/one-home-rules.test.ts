@@ -7,6 +7,7 @@ import { isTerminated, notTerminatedSql } from "@/lib/domain/agents/terminated";
 import { owned } from "@/lib/domain/goals/owned";
 import type { Candidate } from "@/lib/domain/watchdog/candidates";
 import { idleStep, reviewStep, terminateGraceStep } from "@/lib/domain/watchdog/ladders";
+import { type HeldQuestion, questionStep } from "@/lib/domain/watchdog/question-ladder";
 import { DomainError } from "@/lib/errors";
 
 test("terminated: the row predicate and the SQL condition agree on every combination of the two columns", () => {
@@ -67,7 +68,7 @@ test("owner scoping: the owner's row comes back; another owner's and a missing o
   );
 });
 
-const T = { reviewPingS: 60, idleNudgeS: 120, terminateGraceS: 60 };
+const T = { reviewPingS: 60, idleNudgeS: 120, terminateGraceS: 60, questionPingS: 300 };
 const t0 = new Date("2026-01-01T00:00:00Z");
 const at = (s: number) => new Date(t0.getTime() + s * 1000);
 const agent = (over: Partial<Candidate> = {}): Candidate => ({
@@ -146,4 +147,34 @@ test("watchdog ladders on a given clock: each step falls due exactly at its thre
   const ending = agent({ terminatePostedAt: at(10) });
   assert.equal(terminateGraceStep(ending, at(69), T), undefined);
   assert.equal(typeof terminateGraceStep(ending, at(70), T), "function");
+});
+
+test("the held-question ladder on a given clock: pings at questionPingS and as long again, then one hop up", () => {
+  const q = (over: Partial<HeldQuestion> = {}): HeldQuestion => ({
+    id: "q_1",
+    goalId: 1,
+    askerId: 2,
+    askerName: "engineer",
+    holderId: 3,
+    origin: "agent",
+    activityAt: t0,
+    watchStage: 0,
+    watchStageAt: null,
+    holderGone: false,
+    ...over,
+  });
+  assert.equal(questionStep(q(), at(299.999), T), undefined);
+  assert.equal(typeof questionStep(q(), at(300), T), "function");
+  const pinged = q({ watchStage: 1, watchStageAt: at(300) });
+  assert.equal(questionStep(pinged, at(599), T), undefined);
+  assert.equal(typeof questionStep(pinged, at(600), T), "function");
+  const twice = q({ watchStage: 2, watchStageAt: at(600) });
+  assert.equal(questionStep(twice, at(899), T), undefined);
+  assert.equal(typeof questionStep(twice, at(900), T), "function");
+  assert.equal(
+    questionStep(q({ watchStage: 2, watchStageAt: at(600), activityAt: at(650) }), at(900), T),
+    undefined,
+    "activity after the last ping starts the ladder over",
+  );
+  assert.equal(typeof questionStep(q({ holderGone: true }), at(0), T), "function", "a gone holder: at once");
 });

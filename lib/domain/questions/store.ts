@@ -6,8 +6,11 @@ import { env } from "@/lib/env";
 import { DomainError } from "@/lib/errors";
 import type { AnswerOut, SubQuestion } from "./schemas";
 
-/** A hop of the chain: who passed the question on, to whom (null = the owner), and why. */
-export type Hop = { from: number; to: number | null; reason: string; at: string };
+/**
+ * A hop of the chain: who passed the question on, to whom (null = the owner), and why; `by: "watchdog"` when
+ * the watchdog passed it on for a holder that did not react (lib/domain/watchdog/question-ladder.ts).
+ */
+export type Hop = { from: number; to: number | null; reason: string; at: string; by?: "watchdog" };
 
 export type QuestionRow = {
   id: string;
@@ -111,7 +114,11 @@ export function inboxQuestionText(
   const lines = [
     `[INBOX QUESTION] qid=${q.id}`,
     `Asked by ${who(q.askerId)}.`,
-    ...hops.map((h) => `Passed on by ${who(h.from)}: ${h.reason}`),
+    ...hops.map((h) =>
+      h.by === "watchdog"
+        ? `Passed on by the watchdog (no answer from ${who(h.from)}): ${h.reason}`
+        : `Passed on by ${who(h.from)}: ${h.reason}`,
+    ),
     "Answer it with answer_question(qid, answers, reason) if you can decide, or pass it one hop up with escalate_question(qid, reason). The asker is blocked until it is answered.",
   ];
   if (q.context) lines.push("", `Context: ${q.context}`);

@@ -22,8 +22,15 @@ export type Step = (u: Unit) => Promise<boolean>;
 
 const ms = (d: Date | null) => (d === null ? 0 : d.getTime());
 
-/** The next step of a ladder, if it is due: 1 and 2 are pings, 3 is the escalation to the owner. */
-function due(stage: number, startedAt: number, stageAt: number, now: Date, firstS: number, everyS: number) {
+/** The next step of a ladder, if it is due: 1 and 2 are pings, 3 is the escalation (to the owner; a question: one hop up). */
+export function due(
+  stage: number,
+  startedAt: number,
+  stageAt: number,
+  now: Date,
+  firstS: number,
+  everyS: number,
+) {
   if (stage >= 3) return undefined;
   const since = stage === 0 ? startedAt : stageAt;
   const wait = (stage === 0 ? firstS : everyS) * 1000;

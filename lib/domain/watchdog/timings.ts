@@ -8,6 +8,8 @@ export type WatchdogTimings = {
   idleNudgeS: number;
   /** A terminate sentinel unread this long after it was posted: the agent is ended. */
   terminateGraceS: number;
+  /** A question held by an agent with no activity: ping #1 after this, ping #2 as long again later, then one hop up. */
+  questionPingS: number;
 };
 
 export function watchdogTimings(): WatchdogTimings {
@@ -16,5 +18,6 @@ export function watchdogTimings(): WatchdogTimings {
     reviewPingS: e.SWITCHBOARD_REVIEW_PING_S,
     idleNudgeS: e.SWITCHBOARD_IDLE_NUDGE_S,
     terminateGraceS: e.SWITCHBOARD_TERMINATE_GRACE_S,
+    questionPingS: e.SWITCHBOARD_QUESTION_PING_S,
   };
 }
