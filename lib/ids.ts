@@ -31,6 +31,13 @@ export const uuid = randomUUID;
  */
 export const MAX_DB_INT = 2_147_483_647;
 
+/**
+ * The largest token budget (`budget_tokens`, `new_budget_tokens`, a task's `budget_tokens`): 10^15. Token
+ * counters and budgets are 64-bit columns (`BigInt`, issue 12); this bound keeps every budget, and any spend
+ * that can reach it, exact as a JS number (below 2^53 ≈ 9.007 × 10^15) and in JSON (docs/budgets.md, "Limits").
+ */
+export const MAX_TOKEN_BUDGET = 1_000_000_000_000_000;
+
 /** A decimal id as tools take them in strings (`to`, `agent_id`), or undefined when it cannot name a row. */
 export function idFromString(s: string): number | undefined {
   if (!/^\d{1,10}$/.test(s)) return undefined;
