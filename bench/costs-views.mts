@@ -203,7 +203,9 @@ try {
       );
     }),
   );
-  const g = withTokenNumbers(await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } })));
+  const g = withTokenNumbers(
+    await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } })),
+  );
   await time("costBreakdown", () => costBreakdown(g));
   await disconnect();
 

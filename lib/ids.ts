@@ -26,8 +26,8 @@ export const uuid = randomUUID;
 
 /**
  * The largest value of the database's `Int` columns (PostgreSQL `integer`: 32 bits; SQLite would take more,
- * PostgreSQL refuses it, so both providers take the same bound). Ids and budgets above it name nothing /
- * cannot be stored: tool inputs refuse them as `invalid_input` (found by the fuzz test, issue 16 §6).
+ * PostgreSQL refuses it, so both providers take the same bound). Ids and dollar budgets above it name
+ * nothing / cannot be stored (token budgets are 64-bit: `MAX_TOKEN_BUDGET`): tool inputs refuse them as `invalid_input` (found by the fuzz test, issue 16 §6).
  */
 export const MAX_DB_INT = 2_147_483_647;
 

@@ -116,7 +116,12 @@ test("usage past 2^31 tokens in one goal, one agent, one task, one hour: counter
     cache_read_tokens: x.cache_read_tokens,
     cache_write_tokens: x.cache_write_tokens,
   });
-  for (const q of ["group_by=agent", "group_by=task", "group_by=model&bucket=hour", "group_by=billing_code"]) {
+  for (const q of [
+    "group_by=agent",
+    "group_by=task",
+    "group_by=model&bucket=hour",
+    "group_by=billing_code",
+  ]) {
     const c = await rest(server, "GET", `/api/goals/${goalId}/costs?${q}`, g.token);
     assert.equal(c.status, 200, JSON.stringify(c.json));
     const body = c.json as { total: Json; groups: Json[]; series: Json[] };
@@ -186,10 +191,7 @@ test("a token budget of 5,000,000,000: created, paused exactly when spend reache
   });
   assert.equal(sc<Json>(last).goal_status, "paused", JSON.stringify(last));
   goal = await goalRow(goalId);
-  assert.deepEqual(
-    [goal.spentTokens, goal.status, goal.pausedReason],
-    [5_000_000_000, "paused", "budget"],
-  );
+  assert.deepEqual([goal.spentTokens, goal.status, goal.pausedReason], [5_000_000_000, "paused", "budget"]);
   const paused = await db.read((u) =>
     u.db.event.findMany({ where: { goalId, name: { in: ["budget.alert", "goal.paused"] } } }),
   );
@@ -285,7 +287,10 @@ test("a task budget above 2^31 tokens: the tree takes it, the task's spend reach
   assert.equal((snap.json.tasks_tree as Json[])[0]?.budget_tokens, 3_000_000_000);
   // 7 full reports on the task: 2.8 billion, under its budget; the 8th reaches 3.2 billion.
   for (let i = 0; i < 7; i++) await call(a.client, "report_usage", fullReport({ task_id: task.id }));
-  assert.notEqual(errorCode(await call(a.client, "claim_task", { task_id: task.id })), "ErrTaskBudgetExceeded");
+  assert.notEqual(
+    errorCode(await call(a.client, "claim_task", { task_id: task.id })),
+    "ErrTaskBudgetExceeded",
+  );
   await call(a.client, "report_usage", fullReport({ task_id: task.id }));
   const t = await db.read((u) => u.db.goalTask.findUniqueOrThrow({ where: { id: task.id } }));
   assert.equal(t.spentTokens, 3_200_000_000n);

@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
 import { withTokenNumbers } from "@/lib/db/rows";
+import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
 import { rest } from "../helpers/questions";
 
 let server: InProcess;
@@ -206,7 +206,13 @@ test("spend rolls up to the held task, every ancestor, and an hourly bucket keye
   const buckets = await db.read((u) => u.db.usageBucket.findMany({ where: { goalId: t.goal.goal_id } }));
   assert.equal(buckets.length, 1);
   assert.deepEqual(
-    [buckets[0]?.taskId, buckets[0]?.billingCode, buckets[0]?.cents, Number(buckets[0]?.tokens), buckets[0]?.reports],
+    [
+      buckets[0]?.taskId,
+      buckets[0]?.billingCode,
+      buckets[0]?.cents,
+      Number(buckets[0]?.tokens),
+      buckets[0]?.reports,
+    ],
     [t.ids.Leaf, "eng.api.csv", 7, 150, 1],
   );
   // The runner's entry point: the same operation with source runner.

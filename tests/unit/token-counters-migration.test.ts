@@ -83,16 +83,16 @@ test("sqlite: token_counters_bigint keeps every goal, task and roll-up row with 
   assert.throws(
     () =>
       d
-        .prepare(
-          `INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType") VALUES (3, ?, 'subscription')`,
-        )
+        .prepare(`INSERT INTO "UsageGoalHour" ("goalId", hour, "billingType") VALUES (3, ?, 'subscription')`)
         .run(t0),
     /UNIQUE/,
   );
   assert.throws(
     () =>
       d
-        .prepare(`INSERT INTO "Goal" (slug, title, description, "ownerId", "updatedAt") VALUES ('g', 'x', 'd', 7, ?)`)
+        .prepare(
+          `INSERT INTO "Goal" (slug, title, description, "ownerId", "updatedAt") VALUES ('g', 'x', 'd', 7, ?)`,
+        )
         .run(t0),
     /UNIQUE/,
   );

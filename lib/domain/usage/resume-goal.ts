@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
+import { withTokenNumbers } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { ownedGoal } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
-import { withTokenNumbers } from "@/lib/db/rows";
 import { MAX_DB_INT, MAX_TOKEN_BUDGET } from "@/lib/ids";
 
 /** `resume_goal` (goals-and-spawning contract §8), also the body of `POST /api/goals/:id/resume` (without goal_id). */
