@@ -6,6 +6,7 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
+import { withTokenNumbers } from "../lib/db/rows";
 import { startServer } from "../tests/helpers/server";
 
 const { values: opt } = parseArgs({
@@ -202,7 +203,9 @@ try {
       );
     }),
   );
-  const g = await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } }));
+  const g = withTokenNumbers(
+    await read(({ db }) => db.goal.findUniqueOrThrow({ where: { id: goal.goal_id } })),
+  );
   await time("costBreakdown", () => costBreakdown(g));
   await disconnect();
 

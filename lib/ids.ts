@@ -26,10 +26,17 @@ export const uuid = randomUUID;
 
 /**
  * The largest value of the database's `Int` columns (PostgreSQL `integer`: 32 bits; SQLite would take more,
- * PostgreSQL refuses it, so both providers take the same bound). Ids and budgets above it name nothing /
- * cannot be stored: tool inputs refuse them as `invalid_input` (found by the fuzz test, issue 16 §6).
+ * PostgreSQL refuses it, so both providers take the same bound). Ids and dollar budgets above it name
+ * nothing / cannot be stored (token budgets are 64-bit: `MAX_TOKEN_BUDGET`): tool inputs refuse them as `invalid_input` (found by the fuzz test, issue 16 §6).
  */
 export const MAX_DB_INT = 2_147_483_647;
+
+/**
+ * The largest token budget (`budget_tokens`, `new_budget_tokens`, a task's `budget_tokens`): 10^15. Token
+ * counters and budgets are 64-bit columns (`BigInt`, issue 12); this bound keeps every budget, and any spend
+ * that can reach it, exact as a JS number (below 2^53 ≈ 9.007 × 10^15) and in JSON (docs/budgets.md, "Limits").
+ */
+export const MAX_TOKEN_BUDGET = 1_000_000_000_000_000;
 
 /** A decimal id as tools take them in strings (`to`, `agent_id`), or undefined when it cannot name a row. */
 export function idFromString(s: string): number | undefined {

@@ -14,3 +14,20 @@ export const toDate = (v: SqlDate): Date => (v instanceof Date ? v : new Date(v)
 export const toIso = (v: SqlDate): string => toDate(v).toISOString();
 export const toBool = (v: SqlBool): boolean => v === true || v === 1;
 export const toInt = (v: SqlInt): number => Number(v);
+
+/**
+ * A token counter or token budget (`BigInt` columns: `Goal`/`GoalTask` `spentTokens`, `budgetTokens`, the
+ * roll-ups' token columns), which Prisma returns as a JS `bigint` on both providers and `u.sql` as a bigint
+ * (PostgreSQL `int8`), a number (SQLite) or a numeric string (PostgreSQL `SUM` of an `int8`). As a JS number
+ * it is exact up to 2^53 − 1 (`Number.MAX_SAFE_INTEGER`, ~9.007 × 10^15), far above any reachable count and
+ * above `MAX_TOKEN_BUDGET` (lib/ids.ts); JSON outputs carry it as a number (docs/budgets.md, "Limits").
+ */
+export const toTokens = (v: SqlInt): number => Number(v);
+export const toTokensOrNull = (v: SqlInt | null): number | null => (v === null ? null : Number(v));
+
+/** A Prisma `Goal` or `GoalTask` row with its token counter and budget as numbers (see `toTokens`). */
+export function withTokenNumbers<R extends { spentTokens: bigint; budgetTokens: bigint | null }>(
+  row: R,
+): Omit<R, "spentTokens" | "budgetTokens"> & { spentTokens: number; budgetTokens: number | null } {
+  return { ...row, spentTokens: toTokens(row.spentTokens), budgetTokens: toTokensOrNull(row.budgetTokens) };
+}

@@ -289,7 +289,14 @@ test("numbers past the database's 32-bit Int are refused alike on both providers
     [
       owner,
       "create_goal",
-      { title: "Big", description: "A big budget.", budget_tokens: 3_000_000_000 },
+      { title: "Big", description: "A big budget.", budget_dollars_cents: 3_000_000_000 },
+      ["invalid_input"],
+    ],
+    // Token budgets are 64-bit columns (issue 12): bounded at 10^15, not 2^31 (tests/in-process/usage-bigint.test.ts).
+    [
+      owner,
+      "create_goal",
+      { title: "Big", description: "A big budget.", budget_tokens: 1e15 + 1 },
       ["invalid_input"],
     ],
     [worker, "send_message", { to: "99999999999", content: "hi" }, ["unknown_recipient"]],

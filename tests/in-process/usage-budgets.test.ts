@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { withTokenNumbers } from "@/lib/db/rows";
 import { errorCode, goalWithAgents, type InProcess, sc, startInProcess } from "../helpers/in-process";
 import { rest } from "../helpers/questions";
 
@@ -58,7 +59,9 @@ async function withTree(n: number, budget: { cents?: number | null; tokens?: num
   return { ...g, ids: Object.fromEntries(tasks.map((t) => [t.title, t.id])) as Record<string, number> };
 }
 
-const goalRow = (id: number) => db.read((u) => u.db.goal.findUniqueOrThrow({ where: { id } }));
+/** The goal's row, its token counter and budget (64-bit columns, bigint from Prisma) as numbers. */
+const goalRow = async (id: number) =>
+  withTokenNumbers(await db.read((u) => u.db.goal.findUniqueOrThrow({ where: { id } })));
 const usageCount = (goalId: number) => db.read((u) => u.db.usage.count({ where: { goalId } }));
 const events = (goalId: number, name: string) =>
   db.read((u) => u.db.event.findMany({ where: { goalId, name }, orderBy: { seq: "asc" } }));
@@ -199,11 +202,17 @@ test("spend rolls up to the held task, every ancestor, and an hourly bucket keye
   assert.deepEqual([sc<Json>(r).task_id, sc<Json>(r).billing_code], [t.ids.Leaf, "eng.api.csv"]);
   const tasks = await db.read((u) => u.db.goalTask.findMany({ where: { goalId: t.goal.goal_id } }));
   for (const task of tasks)
-    assert.deepEqual([task.title, task.spentCents, task.spentTokens], [task.title, 7, 150]);
+    assert.deepEqual([task.title, task.spentCents, Number(task.spentTokens)], [task.title, 7, 150]);
   const buckets = await db.read((u) => u.db.usageBucket.findMany({ where: { goalId: t.goal.goal_id } }));
   assert.equal(buckets.length, 1);
   assert.deepEqual(
-    [buckets[0]?.taskId, buckets[0]?.billingCode, buckets[0]?.cents, buckets[0]?.tokens, buckets[0]?.reports],
+    [
+      buckets[0]?.taskId,
+      buckets[0]?.billingCode,
+      buckets[0]?.cents,
+      Number(buckets[0]?.tokens),
+      buckets[0]?.reports,
+    ],
     [t.ids.Leaf, "eng.api.csv", 7, 150, 1],
   );
   // The runner's entry point: the same operation with source runner.

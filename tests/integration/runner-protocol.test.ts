@@ -215,7 +215,7 @@ test("a launch: exactly one of two polling runners takes it; key, running, event
   );
   assert.equal(spend.usage[0]?.cents, 1);
   assert.equal(spend.usage[2]?.cents, 50);
-  assert.equal(spend.goal.spentTokens, 1100 + 2100 + 3100);
+  assert.equal(Number(spend.goal.spentTokens), 1100 + 2100 + 3100); // a 64-bit column: bigint from Prisma
   const usageEvents = (await goalEvents(server, ownerToken, g.goal_id)).filter(
     (e) => e.event === "turn.usage",
   );

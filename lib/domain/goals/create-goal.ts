@@ -5,7 +5,7 @@ import { appendEvent } from "@/lib/domain/events/append-event";
 import { insertMessage } from "@/lib/domain/messages/insert-message";
 import { LAUNCH_TOPIC } from "@/lib/domain/runner/launch-jobs";
 import { DomainError } from "@/lib/errors";
-import { MAX_DB_INT } from "@/lib/ids";
+import { MAX_DB_INT, MAX_TOKEN_BUDGET } from "@/lib/ids";
 
 /** Named coordinator templates for `coordinator_config`. */
 export const COORDINATOR_TEMPLATES: Record<string, { role: string; skill: string; name: string }> = {
@@ -17,7 +17,7 @@ export const createGoalInput = z.strictObject({
   title: z.string().min(3).max(200),
   description: z.string().min(10).max(16000),
   budget_dollars_cents: z.number().int().min(0).max(MAX_DB_INT).optional(),
-  budget_tokens: z.number().int().min(0).max(MAX_DB_INT).optional(),
+  budget_tokens: z.number().int().min(0).max(MAX_TOKEN_BUDGET).optional(),
   max_spawn_depth: z.number().int().min(1).max(10).default(3),
   coordinator_config: z
     .string()

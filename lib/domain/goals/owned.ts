@@ -1,4 +1,5 @@
 import type { ReadUnit } from "@/lib/db";
+import { withTokenNumbers } from "@/lib/db/rows";
 import { type DomainError, notFound } from "@/lib/errors";
 
 /**
@@ -21,8 +22,11 @@ export function owned<T>(
   return row;
 }
 
-/** Goal `goalId` if this owner owns it, else `not_found` (inside the caller's unit of work). */
+/**
+ * Goal `goalId` if this owner owns it, else `not_found` (inside the caller's unit of work); its token
+ * counter and budget (64-bit columns) as numbers.
+ */
 export async function ownedGoal(u: ReadUnit, ownerId: number, goalId: number) {
   const goal = await u.db.goal.findUnique({ where: { id: goalId } });
-  return owned(goal, (g) => g.ownerId, ownerId, `goal ${goalId}`);
+  return withTokenNumbers(owned(goal, (g) => g.ownerId, ownerId, `goal ${goalId}`));
 }

@@ -80,11 +80,11 @@ type GoalRow = {
   ownerId: number;
   maxSpawnDepth: number;
   budgetCents: number | null;
-  budgetTokens: number | null;
+  budgetTokens: number | bigint | null;
   spentCents: number;
-  spentTokens: number;
+  spentTokens: number | bigint;
 };
-type TaskRow = { id: number; budgetCents: number | null; budgetTokens: number | null };
+type TaskRow = { id: number; budgetCents: number | null; budgetTokens: number | bigint | null };
 
 const cap = (which: string, message: string, details: Record<string, unknown>) =>
   new DomainError("ErrDelegationCapExceeded", message, { details: { which, ...details } });
@@ -137,9 +137,11 @@ export async function checkAgentGrant(
     ["budget_dollars_cents", task.budgetCents, goal.budgetCents, goal.spentCents],
     ["budget_tokens", task.budgetTokens, goal.budgetTokens, goal.spentTokens],
   ] as const;
-  for (const [field, asked, budget, spent] of budgets) {
-    if (asked === null || budget === null) continue;
-    const remaining = Math.max(0, budget - spent);
+  for (const [field, a, budget, spent] of budgets) {
+    if (a === null || budget === null) continue;
+    // Token budgets are 64-bit columns (bigint from Prisma); every value is below 2^53 (docs/budgets.md).
+    const asked = Number(a);
+    const remaining = Math.max(0, Number(budget) - Number(spent));
     if (asked > remaining) {
       throw cap(
         "budget",

@@ -15,9 +15,9 @@ type Goal = {
   ownerId: number;
   maxSpawnDepth: number;
   budgetCents: number | null;
-  budgetTokens: number | null;
+  budgetTokens: number | bigint | null;
   spentCents: number;
-  spentTokens: number;
+  spentTokens: number | bigint;
 };
 type Proposal = { id: number; proposerId: number; payloadJson: string };
 

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { MAX_DB_INT } from "@/lib/ids";
+import { MAX_DB_INT, MAX_TOKEN_BUDGET } from "@/lib/ids";
 import { showInvisible } from "./visible-text";
 
 /** Largest tree one proposal may carry, and its deepest nesting. */
@@ -55,7 +55,7 @@ export const taskNode: z.ZodType<TaskNode> = z.lazy(() =>
     description: z.string().min(10).max(16_000),
     acceptance_criteria: z.string().max(16_000).optional(),
     billing_code: z.string().min(1).max(100).optional(),
-    budget_tokens: cents.optional(),
+    budget_tokens: z.number().int().min(0).max(MAX_TOKEN_BUDGET).optional(),
     budget_dollars_cents: cents.optional(),
     verifier_config: verifierConfig.optional(),
     children: z.array(taskNode).max(MAX_TREE_NODES).optional(),

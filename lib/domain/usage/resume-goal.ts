@@ -1,18 +1,19 @@
 import { z } from "zod";
 import { type Unit, write } from "@/lib/db";
+import { withTokenNumbers } from "@/lib/db/rows";
 import { postToGoalChannel } from "@/lib/domain/channels/channels";
 import { FINISHED_GOAL_STATUSES } from "@/lib/domain/constants";
 import { appendEvent } from "@/lib/domain/events/append-event";
 import { settleGoal } from "@/lib/domain/goals/lifecycle";
 import { ownedGoal } from "@/lib/domain/goals/owned";
 import { DomainError } from "@/lib/errors";
-import { MAX_DB_INT } from "@/lib/ids";
+import { MAX_DB_INT, MAX_TOKEN_BUDGET } from "@/lib/ids";
 
 /** `resume_goal` (goals-and-spawning contract §8), also the body of `POST /api/goals/:id/resume` (without goal_id). */
 export const resumeGoalInput = z.strictObject({
   goal_id: z.number().int().positive().max(MAX_DB_INT),
   new_budget_dollars_cents: z.number().int().min(0).max(2_000_000_000).optional(),
-  new_budget_tokens: z.number().int().min(0).max(2_000_000_000).optional(),
+  new_budget_tokens: z.number().int().min(0).max(MAX_TOKEN_BUDGET).optional(),
 });
 export const resumeGoalOutput = z.object({ goal_id: z.number().int(), status: z.string() });
 export type ResumeGoalInput = z.output<typeof resumeGoalInput>;
@@ -30,8 +31,9 @@ export async function resumeInUnit(
   input: { new_budget_dollars_cents?: number; new_budget_tokens?: number },
   by: string,
 ): Promise<{ goal_id: number; status: string }> {
-  const goal = await u.db.goal.findUnique({ where: { id: goalId } });
-  if (!goal) throw new DomainError("not_found", `goal ${goalId} not found`);
+  const row = await u.db.goal.findUnique({ where: { id: goalId } });
+  if (!row) throw new DomainError("not_found", `goal ${goalId} not found`);
+  const goal = withTokenNumbers(row);
   if (FINISHED_GOAL_STATUSES.includes(goal.status)) {
     throw new DomainError("goal_finished", `Goal ${goalId} is ${goal.status}; it cannot be resumed.`, {
       details: { goal_id: goalId, status: goal.status },
@@ -67,7 +69,7 @@ export async function resumeInUnit(
   }
   const belowAlert =
     (budgetCents === null || goal.spentCents * 10 < budgetCents * 8) &&
-    (budgetTokens === null || goal.spentTokens * 10 < budgetTokens * 8);
+    (budgetTokens === null || BigInt(goal.spentTokens) * 10n < BigInt(budgetTokens) * 8n);
   const now = new Date();
   const won = await u.db.goal.updateMany({
     where: {
