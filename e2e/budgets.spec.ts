@@ -83,6 +83,8 @@ test("the /costs page shows the owner's spend by goal and by model, and exports 
   await signIn(page, server.url);
   await page.getByRole("link", { name: "Costs", exact: true }).click();
   await expect(page).toHaveURL(/\/costs$/);
+  // In the signed-in frame like every owner page: the navigation stays (it was missing once).
+  await expect(page.getByRole("link", { name: "Goals", exact: true })).toBeVisible();
   const table = page.getByTestId("owner-costs");
   await expect(table).toContainText("Spend carefully");
   await expect(table).toContainText("$1.05");
