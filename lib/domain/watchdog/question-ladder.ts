@@ -41,15 +41,9 @@ export type HeldQuestion = {
   holderGone: boolean;
 };
 
-type Row = {
-  id: string;
-  goalId: number;
-  askerId: number;
-  askerName: string | null;
-  holderId: number;
-  origin: string;
+/** A row of the scan: the question's own columns as read, and its holder's state. */
+type Row = Omit<HeldQuestion, "activityAt" | "watchStageAt" | "holderGone"> & {
   activityAt: SqlDate;
-  watchStage: number;
   watchStageAt: SqlDate | null;
   holderStatus: string | null;
   holderConsumed: SqlBool | null;
@@ -70,21 +64,17 @@ export async function heldQuestions(u: ReadUnit): Promise<HeldQuestion[]> {
        LEFT JOIN "Agent" k ON k.id = q."askerId"
      WHERE q.status = 'pending' AND q."holderId" IS NOT NULL AND g.status NOT IN ('completed', 'cancelled')`,
   );
-  return rows.map((r) => ({
-    id: r.id,
-    goalId: r.goalId,
-    askerId: r.askerId,
-    askerName: r.askerName,
-    holderId: r.holderId,
-    origin: r.origin,
-    activityAt: toDate(r.activityAt),
-    watchStage: r.watchStage,
-    watchStageAt: r.watchStageAt === null ? null : toDate(r.watchStageAt),
-    holderGone:
-      r.holderStatus === null ||
-      isTerminated({ status: r.holderStatus, terminateConsumed: r.holderConsumed ?? false }) ||
-      r.holderTerminatePostedAt !== null,
-  }));
+  return rows.map(
+    ({ activityAt, watchStageAt, holderStatus, holderConsumed, holderTerminatePostedAt, ...q }) => ({
+      ...q,
+      activityAt: toDate(activityAt),
+      watchStageAt: watchStageAt === null ? null : toDate(watchStageAt),
+      holderGone:
+        holderStatus === null ||
+        isTerminated({ status: holderStatus, terminateConsumed: holderConsumed ?? false }) ||
+        holderTerminatePostedAt !== null,
+    }),
+  );
 }
 
 /** Pass `q` one hop up for the watchdog; false when it changed meanwhile (or the gateway is off at the top). */
